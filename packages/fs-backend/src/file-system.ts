@@ -1,0 +1,72 @@
+import type { CheckedPath, EntryKind, PathProbe } from '@openwork/path-guard';
+
+export interface FileInfo {
+  /** lstat kind of the real target. */
+  readonly kind: EntryKind;
+  readonly size: number;
+  /** Permission bits (mode & 0o7777). */
+  readonly mode: number;
+  readonly mtimeMs: number;
+}
+
+export interface DirectoryEntry {
+  readonly name: string;
+  /** lstat kind: a symlink is reported as `symlink`, never followed. */
+  readonly kind: EntryKind;
+  /** Bytes, for files. */
+  readonly size?: number;
+}
+
+export interface ReadFileOptions {
+  /** Files larger than this are `too_large` (the message gives the size); nothing beyond it is read. */
+  readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface WriteFileOptions {
+  readonly signal?: AbortSignal;
+  /** Create missing parents, one level at a time, each checked (seed §9 write). */
+  readonly createParents?: boolean;
+  /**
+   * Commit only if the file's current SHA-256 is this, checked right before
+   * the rename; null means it must not exist. A mismatch is `stale`, nothing written.
+   */
+  readonly expectedSha256?: string | null;
+  /** Mode for a new file; an existing file keeps its own. Default 0o644 (less the umask on the host). */
+  readonly mode?: number;
+}
+
+export interface WriteResult {
+  readonly created: boolean;
+  readonly bytes: number;
+}
+
+export interface RemoveFileOptions {
+  readonly signal?: AbortSignal;
+  /** Remove only if the file still has this SHA-256; otherwise `conflict`. */
+  readonly expectedSha256: string;
+}
+
+export interface LockOptions {
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The file system the tools see (seed §4). Every operation takes a
+ * CheckedPath; failures are ToolErrors with contract kinds (not_found,
+ * is_directory, not_a_directory, not_a_file, too_large, permission_denied,
+ * stale, conflict, io, …). The PathProbe half serves the path guard only.
+ */
+export interface AsyncFileSystem extends PathProbe {
+  readonly name: string;
+  stat(path: CheckedPath, options?: { signal?: AbortSignal }): Promise<FileInfo>;
+  /** A regular file only: never blocks on a FIFO, socket or device (`not_a_file`). */
+  readFile(path: CheckedPath, options: ReadFileOptions): Promise<Uint8Array>;
+  /** Atomic: a temp file beside the target, fsync, rename; no temp file survives a failure. */
+  writeFile(path: CheckedPath, data: Uint8Array, options?: WriteFileOptions): Promise<WriteResult>;
+  removeFile(path: CheckedPath, options: RemoveFileOptions): Promise<void>;
+  /** One level; order unspecified (callers sort). */
+  readDirectory(path: CheckedPath, options?: { signal?: AbortSignal }): Promise<DirectoryEntry[]>;
+  /** Serializes writers of one canonical path, in this process and across processes. */
+  withLock<T>(path: CheckedPath, action: () => Promise<T>, options?: LockOptions): Promise<T>;
+}

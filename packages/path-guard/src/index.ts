@@ -1,0 +1,10 @@
+export type { PathAccess } from './access.ts';
+export type { PathIntent } from './access.ts';
+export { CheckedPath } from './checked-path.ts';
+export type { RootKind } from './checked-path.ts';
+export { PathGuard } from './guard.ts';
+export type { PathGuardOptions } from './guard.ts';
+export type { Root } from './guard.ts';
+export type { EntryKind } from './probe.ts';
+export type { PathProbe } from './probe.ts';
+export type { ProbeStat } from './probe.ts';

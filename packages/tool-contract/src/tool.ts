@@ -1,0 +1,48 @@
+import type { Static, TObject } from 'typebox';
+import type { Artifact } from './artifact.ts';
+import type { ToolCallContext, ToolSessionContext } from './context.ts';
+import type { ToolEffect } from './effect.ts';
+import { TOOL_NAME, toolId, type ToolId, type ToolRisk } from './tool-id.ts';
+
+/** What a tool's execute returns on success; failures throw `ToolError`. */
+export interface ToolOutcome<Output> {
+  readonly data: Output;
+  /** The model text. */
+  readonly output: string;
+  readonly artifacts?: readonly Artifact[];
+}
+
+/**
+ * The tool contract (seed §2). The input type is `Static<typeof input>`, so
+ * the schema the model sees and the value execute receives cannot disagree.
+ */
+export interface Tool<Input extends TObject, Output, Session extends ToolSessionContext = ToolSessionContext> {
+  readonly id: ToolId;
+  /** The model-facing name. */
+  readonly name: string;
+  readonly description: string;
+  readonly risk: ToolRisk;
+  readonly input: Input;
+  /** What this call will read, write or execute; decided before it runs. */
+  readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
+  readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>) => Promise<ToolOutcome<Output>>;
+}
+
+export interface ToolSpec<Input extends TObject, Output, Session extends ToolSessionContext> {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly risk: ToolRisk;
+  readonly input: Input;
+  readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
+  readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>) => Promise<ToolOutcome<Output>>;
+}
+
+/** Checks the spec once and freezes it; a malformed spec is a programmer error. */
+export function defineTool<Input extends TObject, Output, Session extends ToolSessionContext = ToolSessionContext>(
+  spec: ToolSpec<Input, Output, Session>,
+): Tool<Input, Output, Session> {
+  if (!TOOL_NAME.test(spec.name)) throw new TypeError(`tool name must match ${String(TOOL_NAME)}: ${JSON.stringify(spec.name)}`);
+  if (spec.description.trim() === '') throw new TypeError(`tool ${spec.name} needs a description`);
+  return Object.freeze({ ...spec, id: toolId(spec.id) });
+}
