@@ -1,0 +1,12 @@
+export { FinalizedToolset } from './finalized-toolset.ts';
+export type { AuthorizationRequest } from './finalized-toolset.ts';
+export type { Authorize } from './finalized-toolset.ts';
+export type { CallToolOptions } from './finalized-toolset.ts';
+export { toAnthropic } from './model-formats.ts';
+export { toGeneric } from './model-formats.ts';
+export { toOpenAi } from './model-formats.ts';
+export type { AnthropicToolDefinition } from './model-formats.ts';
+export type { GenericToolDefinition } from './model-formats.ts';
+export type { OpenAiToolDefinition } from './model-formats.ts';
+export { Registry } from './registry.ts';
+export type { ToolSelection } from './registry.ts';

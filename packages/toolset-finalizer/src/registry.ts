@@ -1,0 +1,59 @@
+import { adaptTool, type DynTool, type Tool, type ToolRisk, type ToolSessionContext } from '@openwork/tool-contract';
+import type { TObject } from 'typebox';
+import { FinalizedToolset } from './finalized-toolset.ts';
+
+/** What an agent may use out of what the registry knows (seed §3). */
+export interface ToolSelection {
+  /** Only these model-facing names; default: every registered tool. */
+  readonly names?: readonly string[];
+  /** Only tools of these risks (e.g. `['read']` for a read-only agent). */
+  readonly risks?: readonly ToolRisk[];
+  /** Leave these names out. */
+  readonly exclude?: readonly string[];
+}
+
+/**
+ * What this binary knows: every tool registered, adapted once. It is not
+ * what an agent may call; `select` makes that choice and `finalize` binds it.
+ */
+export class Registry<Session extends ToolSessionContext = ToolSessionContext> {
+  readonly #entries: DynTool<Session>[] = [];
+
+  /** Registers a tool; a duplicate name or id is a programmer error. */
+  register<Input extends TObject, Output>(tool: Tool<Input, Output, Session> | DynTool<Session>): this {
+    const entry = 'prepare' in tool ? tool : adaptTool(tool);
+    const { name, id } = entry.definition;
+    for (const existing of this.#entries) {
+      if (existing.definition.name === name) throw new Error(`a tool named ${name} is already registered`);
+      if (existing.definition.id === id) throw new Error(`a tool with id ${id} is already registered`);
+    }
+    this.#entries.push(entry);
+    return this;
+  }
+
+  /** Every registered entry, in registration order. */
+  get entries(): readonly DynTool<Session>[] {
+    return [...this.#entries];
+  }
+
+  /** The entries an agent may use, in registration order; an unknown name in `names` is a programmer error. */
+  select(selection: ToolSelection = {}): readonly DynTool<Session>[] {
+    const known = new Set(this.#entries.map((entry) => entry.definition.name));
+    for (const name of [...(selection.names ?? []), ...(selection.exclude ?? [])]) {
+      if (!known.has(name)) throw new Error(`no tool named ${name} is registered`);
+    }
+    const names = selection.names ? new Set(selection.names) : undefined;
+    const risks = selection.risks ? new Set(selection.risks) : undefined;
+    const exclude = new Set(selection.exclude ?? []);
+    return this.#entries.filter(({ definition }) => {
+      if (names && !names.has(definition.name)) return false;
+      if (risks && !risks.has(definition.risk)) return false;
+      return !exclude.has(definition.name);
+    });
+  }
+
+  /** Selects and binds in one step: the toolset an agent's session gets (seed §6). */
+  finalize(session: Session, selection: ToolSelection = {}): FinalizedToolset<Session> {
+    return FinalizedToolset.finalize(this.select(selection), session);
+  }
+}
