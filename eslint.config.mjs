@@ -82,7 +82,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.mjs', '*.js', 'packages/*/bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.mjs', '*.js', 'packages/*/bin/*.js', 'packages/*/src/lint-probe.ts'] }, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { '@nx': nx },
     rules: {

@@ -1,0 +1,12 @@
+export { descriptions } from './descriptions.generated.ts';
+export { listTool } from './list/list.ts';
+export type { ListData } from './list/list.ts';
+export { readTool } from './read/read.ts';
+export type { ReadData } from './read/read.ts';
+export { DEFAULT_LIMITS } from './session.ts';
+export type { BuiltinSession } from './session.ts';
+export type { ToolLimits } from './session.ts';
+export { ReadLedger } from './shared/read-ledger.ts';
+export { builtinTools } from './tools.ts';
+export { writeTool } from './write/write.ts';
+export type { WriteData } from './write/write.ts';

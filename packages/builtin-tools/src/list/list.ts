@@ -1,0 +1,56 @@
+import { defineTool, ToolError } from '@openwork/tool-contract';
+import type { DirectoryEntry } from '@openwork/fs-backend';
+import Type from 'typebox';
+import { descriptions } from '../descriptions.generated.ts';
+import type { BuiltinSession } from '../session.ts';
+import { compareBytes } from '../shared/text.ts';
+
+export const ListInput = Type.Object({
+  path: Type.Optional(Type.String({ description: 'Directory to list; default: the working directory.' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Zero-based entry to start from; default 0.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: 'Entries per page, 1–2000; default 200.' })),
+});
+
+export interface ListData {
+  readonly path: string;
+  readonly entries: readonly DirectoryEntry[];
+  readonly total: number;
+  readonly offset: number;
+  readonly nextOffset?: number;
+}
+
+const SUFFIX = { file: '', directory: '/', symlink: '@', other: '?' } as const;
+
+export const listTool = defineTool({
+  id: 'filesystem/list',
+  name: 'list',
+  description: descriptions.list,
+  risk: 'read',
+  input: ListInput,
+  effect: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
+  execute: async (session: BuiltinSession, call, input) => {
+    const offset = input.offset ?? 0;
+    const limit = input.limit ?? 200;
+    const path = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
+    if (path.kind !== 'directory') {
+      throw new ToolError('not_a_directory', `${path.displayPath} is not a directory; use read for a file`);
+    }
+    const all = await session.filesystem.readDirectory(path, { signal: call.signal });
+    // seed §9 list: paging runs on a stable sorted order.
+    const sorted = [...all].sort((left, right) => compareBytes(left.name, right.name));
+    const page = sorted.slice(offset, offset + limit).map((entry) => ({ name: entry.name, kind: entry.kind, ...(entry.size === undefined ? {} : { size: entry.size }) }));
+    const next = offset + page.length;
+    const data: ListData = {
+      path: path.displayPath,
+      entries: page,
+      total: sorted.length,
+      offset,
+      ...(next < sorted.length ? { nextOffset: next } : {}),
+    };
+    const lines = page.map((entry) => `${entry.name}${SUFFIX[entry.kind]}${entry.size === undefined ? '' : `\t${entry.size}`}`);
+    if (sorted.length === 0) lines.push(`[${path.displayPath} is empty]`);
+    else if (offset >= sorted.length) lines.push(`[offset ${offset} is past the last entry; ${path.displayPath} has ${sorted.length}]`);
+    else if (next < sorted.length) lines.push(`[entries ${offset + 1}-${next} of ${sorted.length}; continue with offset ${next}]`);
+    return { data, output: lines.join('\n') };
+  },
+});

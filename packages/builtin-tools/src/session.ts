@@ -1,0 +1,34 @@
+import type { AsyncFileSystem } from '@openwork/fs-backend';
+import type { PathGuard } from '@openwork/path-guard';
+import type { ProcessBackend } from '@openwork/process-backend';
+import type { ToolSessionContext } from '@openwork/tool-contract';
+import type { ReadLedger } from './shared/read-ledger.ts';
+
+/** Limits a product may tune; every one is reported when hit. */
+export interface ToolLimits {
+  /** read/write/edit: most bytes of content handed over in one call (CONTRACT.md §2: 1 MiB). */
+  readonly maxContentBytes: number;
+  /** read: files above this are refused with `too_large` before anything is decoded. */
+  readonly maxReadFileBytes: number;
+  /** read: characters kept of one line; the rest is cut and the output says so. */
+  readonly maxLineChars: number;
+}
+
+export const DEFAULT_LIMITS: ToolLimits = Object.freeze({
+  maxContentBytes: 1024 * 1024,
+  maxReadFileBytes: 16 * 1024 * 1024,
+  maxLineChars: 2000,
+});
+
+/**
+ * The session the built-in tools run in (seed §4): the path guard is the
+ * only way to a CheckedPath, the backends the only way to the host.
+ */
+export interface BuiltinSession extends ToolSessionContext {
+  readonly paths: PathGuard;
+  readonly filesystem: AsyncFileSystem;
+  readonly processes: ProcessBackend;
+  readonly limits: ToolLimits;
+  /** What the model last saw of each file, for edit's staleness check. */
+  readonly readLedger: ReadLedger;
+}

@@ -1,0 +1,10 @@
+import { adaptTool, type DynTool } from '@openwork/tool-contract';
+import { listTool } from './list/list.ts';
+import { readTool } from './read/read.ts';
+import type { BuiltinSession } from './session.ts';
+import { writeTool } from './write/write.ts';
+
+/** The built-in tools in their advertised order (seed §9). */
+export function builtinTools(): DynTool<BuiltinSession>[] {
+  return [adaptTool(readTool), adaptTool(writeTool), adaptTool(listTool)];
+}

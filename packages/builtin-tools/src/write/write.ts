@@ -1,0 +1,68 @@
+import { defineTool, ToolError } from '@openwork/tool-contract';
+import Type from 'typebox';
+import { descriptions } from '../descriptions.generated.ts';
+import type { BuiltinSession } from '../session.ts';
+import { absoluteOf } from '../shared/absolute.ts';
+import { fileChangeArtifact } from '../shared/file-change.ts';
+import { decodeText, encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
+
+export const WriteInput = Type.Object({
+  path: Type.String({ description: 'File to write: relative to the working directory, or absolute inside a writable root.' }),
+  content: Type.String({ description: 'The complete content of the file, at most 1 MiB.' }),
+});
+
+export interface WriteData {
+  readonly path: string;
+  readonly created: boolean;
+  readonly bytes: number;
+}
+
+export const writeTool = defineTool({
+  id: 'filesystem/write',
+  name: 'write',
+  description: descriptions.write,
+  risk: 'write',
+  input: WriteInput,
+  effect: (input) => ({ kind: 'write', paths: [input.path] }),
+  execute: async (session: BuiltinSession, call, input) => {
+    const bytes = encodeUtf8(input.content);
+    const { maxContentBytes } = session.limits;
+    if (bytes.length > maxContentBytes) {
+      throw new ToolError('too_large', `content is ${formatBytes(bytes.length)}, above the ${formatBytes(maxContentBytes)} limit of one write; write a smaller file`);
+    }
+    // seed §9 write: MayCreate checks the real parent; parents are created one level at a time.
+    const path = await session.paths.resolvePath(input.path, 'write', 'may_create', { signal: call.signal });
+    if (path.kind === 'directory') throw new ToolError('is_directory', `${path.displayPath} is a directory; give a file path`);
+    return session.filesystem.withLock(
+      path,
+      async () => {
+        let before: { text: string; sha256: string } | null = null;
+        if (path.exists) {
+          const old = await session.filesystem.readFile(path, { maxBytes: maxContentBytes, signal: call.signal }).catch((error: unknown) => {
+            if (error instanceof ToolError && error.kind === 'too_large') {
+              throw new ToolError('too_large', `${path.displayPath} is larger than ${formatBytes(maxContentBytes)}; it cannot be replaced, because the change could not be undone`);
+            }
+            throw error;
+          });
+          const decoded = decodeText(old, path.displayPath);
+          before = { text: decoded.bom ? `\uFEFF${decoded.text}` : decoded.text, sha256: sha256(old) };
+        }
+        const after = { text: input.content, sha256: sha256(bytes) };
+        const result = await session.filesystem.writeFile(path, bytes, {
+          signal: call.signal,
+          createParents: true,
+          expectedSha256: before?.sha256 ?? null,
+        });
+        session.readLedger.remember(path.displayPath, after.sha256);
+        const data: WriteData = { path: path.displayPath, created: result.created, bytes: result.bytes };
+        const unchanged = before !== null && before.sha256 === after.sha256;
+        const artifacts = unchanged
+          ? []
+          : [fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before, after })];
+        const verb = result.created ? 'Created' : unchanged ? 'Rewrote (unchanged)' : 'Overwrote';
+        return { data, output: `${verb} ${path.displayPath} (${result.bytes} bytes)`, artifacts };
+      },
+      { signal: call.signal },
+    );
+  },
+});

@@ -1,0 +1,111 @@
+import { UsageError } from './usage-error.ts';
+
+export type PermissionMode = 'default' | 'acceptEdits' | 'readOnly';
+export type Subcommand = 'tools' | 'call' | 'undo' | 'mcp';
+
+export interface CliOptions {
+  readonly subcommand: Subcommand;
+  readonly positionals: readonly string[];
+  readonly cwd: string | undefined;
+  readonly roots: readonly string[];
+  readonly readRoots: readonly string[];
+  readonly skillsRoot: string | undefined;
+  readonly mode: PermissionMode;
+  readonly yes: boolean;
+  readonly timeoutMs: number | undefined;
+  readonly json: boolean;
+  readonly artifacts: string | undefined;
+  readonly changes: readonly string[];
+  readonly progress: boolean;
+  readonly help: boolean;
+}
+
+const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp'];
+const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'readOnly'];
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--timeout-ms', '--artifacts', '--change']);
+const BOOLEAN = new Set(['--yes', '--json', '--progress', '--help', '-h']);
+
+/** Parses the command line of CONTRACT.md §4; anything unknown is a UsageError. */
+export function parseArgs(argv: readonly string[]): CliOptions {
+  const values = new Map<string, string[]>();
+  const flags = new Set<string>();
+  const positionals: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index] ?? '';
+    if (word === '-' || !word.startsWith('-')) {
+      positionals.push(word);
+      continue;
+    }
+    if (word === '--') {
+      positionals.push(...argv.slice(index + 1));
+      break;
+    }
+    const equals = word.indexOf('=');
+    const name = equals === -1 ? word : word.slice(0, equals);
+    if (BOOLEAN.has(name)) {
+      if (equals !== -1) throw new UsageError(`${name} takes no value`);
+      flags.add(name === '-h' ? '--help' : name);
+    } else if (VALUED.has(name)) {
+      const value = equals === -1 ? argv[++index] : word.slice(equals + 1);
+      if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+      values.set(name, [...(values.get(name) ?? []), value]);
+    } else {
+      throw new UsageError(`unknown flag ${name}; see openwork-tools --help`);
+    }
+  }
+  const help = flags.has('--help');
+  const [first, ...rest] = positionals;
+  if (first === undefined) {
+    if (help) return { ...defaults(), help };
+    throw new UsageError('missing subcommand: tools, call, undo or mcp');
+  }
+  if (!SUBCOMMANDS.includes(first as Subcommand)) throw new UsageError(`unknown subcommand ${JSON.stringify(first)}; use tools, call, undo or mcp`);
+  const single = (name: string): string | undefined => {
+    const given = values.get(name);
+    if (given && given.length > 1) throw new UsageError(`${name} may be given once`);
+    return given?.[0];
+  };
+  const mode = single('--mode') ?? 'default';
+  if (!MODES.includes(mode as PermissionMode)) throw new UsageError(`--mode must be default, acceptEdits or readOnly, not ${JSON.stringify(mode)}`);
+  const timeout = single('--timeout-ms');
+  let timeoutMs: number | undefined;
+  if (timeout !== undefined) {
+    timeoutMs = Number(timeout);
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout-ms must be a positive integer of milliseconds, not ${JSON.stringify(timeout)}`);
+  }
+  return {
+    subcommand: first as Subcommand,
+    positionals: rest,
+    cwd: single('--cwd'),
+    roots: values.get('--root') ?? [],
+    readRoots: values.get('--read-root') ?? [],
+    skillsRoot: single('--skills-root'),
+    mode: mode as PermissionMode,
+    yes: flags.has('--yes'),
+    timeoutMs,
+    json: flags.has('--json'),
+    artifacts: single('--artifacts'),
+    changes: values.get('--change') ?? [],
+    progress: flags.has('--progress'),
+    help,
+  };
+}
+
+function defaults(): CliOptions {
+  return {
+    subcommand: 'tools',
+    positionals: [],
+    cwd: undefined,
+    roots: [],
+    readRoots: [],
+    skillsRoot: undefined,
+    mode: 'default',
+    yes: false,
+    timeoutMs: undefined,
+    json: false,
+    artifacts: undefined,
+    changes: [],
+    progress: false,
+    help: false,
+  };
+}

@@ -1,0 +1,15 @@
+import { builtinTools, type BuiltinSession } from '@openwork/builtin-tools';
+import { Registry, type FinalizedToolset } from '@openwork/toolset-finalizer';
+import type { PermissionMode } from './args.ts';
+
+/** What this binary knows (seed §3). */
+export function createRegistry(): Registry<BuiltinSession> {
+  const registry = new Registry<BuiltinSession>();
+  for (const tool of builtinTools()) registry.register(tool);
+  return registry;
+}
+
+/** readOnly leaves write, edit and bash out: not advertised, not callable. */
+export function finalizeFor(session: BuiltinSession, mode: PermissionMode): FinalizedToolset<BuiltinSession> {
+  return createRegistry().finalize(session, mode === 'readOnly' ? { risks: ['read'] } : {});
+}

@@ -1,0 +1,16 @@
+/** A command line that cannot be run: printed as one line on stderr, exit status 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const USAGE = `usage: openwork-tools <tools|call|undo|mcp> [args] [flags]
+  tools [--json]                      print the finalized tool definitions
+  call TOOL [INPUT|-]                 run one call; INPUT is a JSON object (- or absent: stdin)
+  undo --artifacts FILE [--change ID]...
+  mcp                                 serve the toolset over MCP (stdio)
+flags: --cwd DIR --root DIR --read-root DIR --skills-root DIR
+       --mode default|acceptEdits|readOnly --yes --timeout-ms N --json
+       --artifacts FILE --change ID --progress`;
