@@ -1,4 +1,6 @@
 export { descriptions } from './descriptions.generated.ts';
+export { editTool } from './edit/edit.ts';
+export type { EditData } from './edit/edit.ts';
 export { listTool } from './list/list.ts';
 export type { ListData } from './list/list.ts';
 export { readTool } from './read/read.ts';

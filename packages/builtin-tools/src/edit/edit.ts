@@ -1,0 +1,135 @@
+import { defineTool, ToolError, type FileChangeArtifact } from '@openwork/tool-contract';
+import type { CheckedPath } from '@openwork/path-guard';
+import Type from 'typebox';
+import { descriptions } from '../descriptions.generated.ts';
+import type { BuiltinSession } from '../session.ts';
+import { absoluteOf } from '../shared/absolute.ts';
+import { fileChangeArtifact } from '../shared/file-change.ts';
+import { decodeText, encodeText, encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
+import { lineEndings, toCrlf } from './line-endings.ts';
+import { lineOf, nearestLines, occurrences, replaceLiteral } from './matching.ts';
+
+export const EditInput = Type.Object({
+  path: Type.String({ description: 'File to edit: relative to the working directory, or absolute inside a writable root.' }),
+  oldText: Type.String({ description: 'The exact text to replace; empty only to create a new file.' }),
+  newText: Type.String({ description: 'The text to put in its place.' }),
+  replaceAll: Type.Optional(Type.Boolean({ description: 'Replace every occurrence instead of exactly one.' })),
+});
+
+export interface EditData {
+  readonly path: string;
+  readonly replacements: number;
+  readonly created: boolean;
+}
+
+interface Planned {
+  readonly text: string;
+  readonly replacements: number;
+}
+
+/** Finds oldText the way the description promises: exactly, or with the file's CRLF endings. */
+function plan(text: string, oldText: string, newText: string, replaceAll: boolean, displayPath: string): Planned {
+  const endings = lineEndings(text);
+  const candidates: [string, string][] = [];
+  if (endings === 'crlf') candidates.push([toCrlf(oldText), toCrlf(newText)]);
+  else {
+    candidates.push([oldText, newText]);
+    if (endings === 'mixed' && oldText.includes('\n')) candidates.push([toCrlf(oldText), toCrlf(newText)]);
+  }
+  for (const [from, to] of candidates) {
+    const found = occurrences(text, from);
+    if (found.length === 0) continue;
+    if (found.length > 1 && !replaceAll) {
+      const lines = found.map((offset) => lineOf(text, offset));
+      throw new ToolError(
+        'ambiguous_match',
+        `oldText appears ${found.length} times in ${displayPath} (lines ${lines.join(', ')}); add surrounding lines to make it unique, or set replaceAll`,
+      );
+    }
+    return { text: replaceLiteral(text, from, to, replaceAll), replacements: replaceAll ? found.length : 1 };
+  }
+  const near = nearestLines(text, oldText);
+  const hint = near.length > 0 ? `; the closest lines are:\n${near.map((entry) => `${String(entry.line).padStart(6)}\t${entry.text}`).join('\n')}` : '';
+  throw new ToolError('no_match', `oldText was not found in ${displayPath}; it must match exactly, including whitespace${hint}\nRead the file again and copy the text exactly.`);
+}
+
+async function createFile(session: BuiltinSession, path: CheckedPath, newText: string, signal: AbortSignal) {
+  const bytes = encodeUtf8(newText);
+  if (bytes.length > session.limits.maxContentBytes) {
+    throw new ToolError('too_large', `newText is ${formatBytes(bytes.length)}, above the ${formatBytes(session.limits.maxContentBytes)} limit`);
+  }
+  return session.filesystem.withLock(
+    path,
+    async () => {
+      const result = await session.filesystem.writeFile(path, bytes, { signal, createParents: true, expectedSha256: null }).catch((error: unknown) => {
+        if (error instanceof ToolError && error.kind === 'stale') {
+          throw new ToolError('already_exists', `${path.displayPath} was created by someone else just now; read it, then edit it with a non-empty oldText`);
+        }
+        throw error;
+      });
+      const after = { text: newText, sha256: sha256(bytes) };
+      session.readLedger.remember(path.displayPath, after.sha256);
+      const artifact = fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before: null, after });
+      const data: EditData = { path: path.displayPath, replacements: 0, created: result.created };
+      return { data, output: `Created ${path.displayPath} (${result.bytes} bytes)`, artifacts: [artifact] };
+    },
+    { signal },
+  );
+}
+
+export const editTool = defineTool({
+  id: 'filesystem/edit',
+  name: 'edit',
+  description: descriptions.edit,
+  risk: 'write',
+  input: EditInput,
+  effect: (input) => ({ kind: 'write', paths: [input.path] }),
+  execute: async (session: BuiltinSession, call, input) => {
+    if (input.oldText === input.newText) {
+      throw new ToolError('no_change', 'oldText and newText are the same, so the edit would change nothing; give the text you want instead');
+    }
+    const { signal } = call;
+    if (input.oldText === '') {
+      const path = await session.paths.resolvePath(input.path, 'write', 'may_create', { signal });
+      if (path.exists) {
+        throw new ToolError('already_exists', `${path.displayPath} already exists; an empty oldText only creates new files: give the text to replace, or use write`);
+      }
+      return createFile(session, path, input.newText, signal);
+    }
+    const path = await session.paths.resolvePath(input.path, 'write', 'must_exist', { signal });
+    if (path.kind === 'directory') throw new ToolError('is_directory', `${path.displayPath} is a directory; give a file path`);
+    // seed §9 edit: one write lock per canonical path; read, compute, re-check the digest, commit.
+    return session.filesystem.withLock(
+      path,
+      async () => {
+        const bytes = await session.filesystem.readFile(path, { maxBytes: session.limits.maxContentBytes, signal });
+        const digest = sha256(bytes);
+        const seen = session.readLedger.lastSeen(path.displayPath);
+        if (seen !== undefined && seen !== digest) {
+          throw new ToolError('stale', `${path.displayPath} changed on disk since you last read it; read it again, then edit`);
+        }
+        const decoded = decodeText(bytes, path.displayPath);
+        const planned = plan(decoded.text, input.oldText, input.newText, input.replaceAll === true, path.displayPath);
+        const afterBytes = encodeText({ text: planned.text, bom: decoded.bom });
+        if (afterBytes.length > session.limits.maxContentBytes) {
+          throw new ToolError('too_large', `the edited file would be ${formatBytes(afterBytes.length)}, above the ${formatBytes(session.limits.maxContentBytes)} limit`);
+        }
+        // The backend compares the digest again right before the rename: a concurrent change is `stale`.
+        await session.filesystem.writeFile(path, afterBytes, { signal, expectedSha256: digest });
+        const afterDigest = sha256(afterBytes);
+        session.readLedger.remember(path.displayPath, afterDigest);
+        const bom = decoded.bom ? '\uFEFF' : '';
+        const artifact: FileChangeArtifact = fileChangeArtifact({
+          path: path.displayPath,
+          absolutePath: absoluteOf(session.paths, path),
+          before: { text: bom + decoded.text, sha256: digest },
+          after: { text: bom + planned.text, sha256: afterDigest },
+        });
+        const data: EditData = { path: path.displayPath, replacements: planned.replacements, created: false };
+        const summary = `Edited ${path.displayPath}: ${planned.replacements} replacement${planned.replacements === 1 ? '' : 's'} (+${artifact.added} -${artifact.removed} lines)`;
+        return { data, output: summary, artifacts: [artifact] };
+      },
+      { signal },
+    );
+  },
+});
