@@ -12,3 +12,8 @@ export { ReadLedger } from './shared/read-ledger.ts';
 export { builtinTools } from './tools.ts';
 export { writeTool } from './write/write.ts';
 export type { WriteData } from './write/write.ts';
+export { undoChanges } from './undo/undo.ts';
+export type { UndoConflict } from './undo/undo.ts';
+export type { UndoOptions } from './undo/undo.ts';
+export type { UndoReport } from './undo/undo.ts';
+export type { UndoSession } from './undo/undo.ts';

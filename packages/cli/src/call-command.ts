@@ -1,8 +1,8 @@
-import { appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { TurnScope, type ToolProgress, type ToolResult } from '@openwork/tool-contract';
 import type { CliOptions } from './args.ts';
+import { appendArtifacts } from './journal.ts';
 import { authorizer } from './permissions.ts';
 import { NO_TERMINAL, terminalAsk } from './prompt.ts';
 import { createSession } from './session.ts';
@@ -82,10 +82,7 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
     // seed §5: no child outlives the command.
     await session.processes.dispose();
   }
-  if (options.artifacts !== undefined && result.artifacts.length > 0) {
-    // One append of whole lines, so concurrent calls interleave lines, never bytes.
-    await appendFile(resolve(options.artifacts), result.artifacts.map((artifact) => `${JSON.stringify(artifact)}\n`).join(''));
-  }
+  if (options.artifacts !== undefined) await appendArtifacts(resolve(options.artifacts), result.artifacts);
   io.stdout(options.json ? `${JSON.stringify(result)}\n` : `${result.output}\n`);
   const received = signals.received();
   if (received === 'SIGINT') return 130;

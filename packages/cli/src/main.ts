@@ -2,6 +2,7 @@ import { text } from 'node:stream/consumers';
 import { parseArgs } from './args.ts';
 import { callCommand, type CommandIo } from './call-command.ts';
 import { toolsCommand } from './tools-command.ts';
+import { undoCommand } from './undo-command.ts';
 import { USAGE, UsageError } from './usage-error.ts';
 
 function defaultIo(): CommandIo {
@@ -27,6 +28,7 @@ export async function runCli(argv: readonly string[], io: CommandIo = defaultIo(
       case 'call':
         return await callCommand(options, io);
       case 'undo':
+        return await undoCommand(options, io);
       case 'mcp':
         throw new UsageError(`${options.subcommand} is not available in this build`);
     }

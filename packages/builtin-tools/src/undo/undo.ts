@@ -1,0 +1,89 @@
+import { ToolError, type FileChangeArtifact } from '@openwork/tool-contract';
+import type { CheckedPath } from '@openwork/path-guard';
+import type { BuiltinSession } from '../session.ts';
+import { encodeUtf8, sha256 } from '../shared/text.ts';
+
+export interface UndoConflict {
+  readonly changeId: string;
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** CONTRACT.md §4: every change of the batch lands in exactly one list. */
+export interface UndoReport {
+  readonly undone: readonly string[];
+  readonly conflicts: readonly UndoConflict[];
+  readonly skipped: readonly string[];
+}
+
+export interface UndoOptions {
+  readonly signal: AbortSignal;
+}
+
+/** The session parts undo needs: the guard of the undo's own roots and the file system. */
+export type UndoSession = Pick<BuiltinSession, 'paths' | 'filesystem' | 'limits'>;
+
+async function currentDigest(session: UndoSession, path: CheckedPath, signal: AbortSignal): Promise<string | null> {
+  if (!path.exists) return null;
+  const bytes = await session.filesystem.readFile(path, { maxBytes: session.limits.maxContentBytes + 1, signal }).catch((error: unknown) => {
+    if (error instanceof ToolError && error.kind === 'too_large') return null;
+    throw error;
+  });
+  return bytes ? sha256(bytes) : 'too large to be the recorded content';
+}
+
+async function undoOne(session: UndoSession, change: FileChangeArtifact, signal: AbortSignal): Promise<UndoConflict | undefined> {
+  const conflict = (reason: string): UndoConflict => ({ changeId: change.changeId, path: change.path, reason });
+  let path: CheckedPath;
+  try {
+    // Through the guard of the undo's roots: a journal cannot send undo outside them.
+    path = await session.paths.resolvePath(change.absolutePath, 'write', 'may_create', { signal });
+  } catch (error) {
+    return conflict(error instanceof ToolError ? `${error.kind}: ${error.message}` : String(error));
+  }
+  return session.filesystem.withLock(
+    path,
+    async () => {
+      const digest = await currentDigest(session, path, signal);
+      // seed §10: a hash mismatch is a conflict, never an overwrite.
+      if (digest !== change.afterSha256) {
+        return conflict(digest === null ? 'the file no longer exists' : 'the file changed after this change; it was left as it is');
+      }
+      try {
+        if (change.change === 'create') {
+          await session.filesystem.removeFile(path, { expectedSha256: change.afterSha256, signal });
+        } else {
+          await session.filesystem.writeFile(path, encodeUtf8(change.originalContent ?? ''), { signal, expectedSha256: change.afterSha256 });
+        }
+      } catch (error) {
+        if (error instanceof ToolError && (error.kind === 'stale' || error.kind === 'conflict')) {
+          return conflict('the file changed while it was being restored; it was left as it is');
+        }
+        return conflict(error instanceof ToolError ? `${error.kind}: ${error.message}` : String(error));
+      }
+      return undefined;
+    },
+    { signal },
+  );
+}
+
+/**
+ * Undoes a batch newest first (seed §10: several changes to one path undo in
+ * reverse, so create-then-edit ends with the file gone). Already undone
+ * changes are skipped; a conflict stops nothing else.
+ */
+export async function undoChanges(session: UndoSession, changes: readonly FileChangeArtifact[], options: UndoOptions): Promise<UndoReport> {
+  const undone: string[] = [];
+  const conflicts: UndoConflict[] = [];
+  const skipped: string[] = [];
+  for (const change of [...changes].reverse()) {
+    if (change.undone) {
+      skipped.push(change.changeId);
+      continue;
+    }
+    const conflict = await undoOne(session, change, options.signal);
+    if (conflict) conflicts.push(conflict);
+    else undone.push(change.changeId);
+  }
+  return { undone, conflicts, skipped };
+}
