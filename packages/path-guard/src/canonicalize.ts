@@ -1,0 +1,61 @@
+import { posix } from 'node:path';
+import { abortKind, ToolError } from '@openwork/tool-contract';
+import { components } from './lexical.ts';
+import type { PathProbe, ProbeStat } from './probe.ts';
+
+export interface Canonical {
+  /** Canonical nearest existing directory (or the target itself when it exists). */
+  readonly existing: string;
+  /** lstat of the target when it exists. */
+  readonly identity: ProbeStat | null;
+  /** Components below `existing` that do not exist, target last. */
+  readonly missing: readonly string[];
+}
+
+function checkSignal(signal: AbortSignal | undefined): void {
+  const kind = signal ? abortKind(signal) : undefined;
+  if (kind) throw new ToolError(kind, kind === 'timed_out' ? 'the call reached its deadline while resolving a path' : 'the call was cancelled');
+}
+
+/**
+ * seed §8 step 3–5: walks the path one component at a time with lstat and
+ * readlink, splicing in every symlink's target, so the result is where the
+ * file really is (or would be), whatever links lie on the way.
+ */
+export async function canonicalize(absolute: string, probe: PathProbe, options: { maxSymlinks: number; signal?: AbortSignal }): Promise<Canonical> {
+  const pending = components(absolute);
+  let current = '/';
+  let hops = 0;
+  while (pending.length > 0) {
+    checkSignal(options.signal);
+    const part = pending.shift() ?? '';
+    if (part === '.') continue;
+    if (part === '..') {
+      current = posix.dirname(current);
+      continue;
+    }
+    const next = posix.join(current, part);
+    const stat = await probe.lstat(next);
+    if (stat === null) {
+      const missing = [part, ...pending].filter((name) => name !== '.');
+      // `missing/..` cannot exist on a POSIX file system, so nothing could be created there either.
+      if (missing.includes('..')) throw new ToolError('not_found', `${next} does not exist, so ${absolute} cannot be reached`);
+      return { existing: current, identity: null, missing };
+    }
+    if (stat.kind === 'symlink') {
+      hops += 1;
+      if (hops > options.maxSymlinks) throw new ToolError('symlink_loop', `too many symbolic links while resolving ${absolute} (a loop?); give the real path`);
+      const target = await probe.readlink(next);
+      pending.unshift(...components(target));
+      if (target.startsWith('/')) current = '/';
+      continue;
+    }
+    if (pending.length > 0 && stat.kind !== 'directory') {
+      throw new ToolError('not_a_directory', `${next} is not a directory, so ${absolute} cannot exist`);
+    }
+    current = next;
+    if (pending.length === 0) return { existing: current, identity: stat, missing: [] };
+  }
+  const root = await probe.lstat(current);
+  return { existing: current, identity: root, missing: [] };
+}
