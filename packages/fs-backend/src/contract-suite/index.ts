@@ -1,0 +1,3 @@
+export { describeFileSystemContract } from './describe-file-system-contract.ts';
+export type { FileSystemFixture } from './fixture.ts';
+export type { FileSystemFixtureFactory } from './fixture.ts';

@@ -1,0 +1,2 @@
+export { NodeFileSystem } from './node-file-system.ts';
+export type { NodeFileSystemOptions } from './node-file-system.ts';

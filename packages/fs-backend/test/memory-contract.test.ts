@@ -1,0 +1,4 @@
+import { describeFileSystemContract } from '../src/contract-suite/index.ts';
+import { makeMemoryFixture } from './fixtures/memory-fixture.ts';
+
+describeFileSystemContract('MemoryFileSystem', () => makeMemoryFixture());

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PathGuard } from '@openwork/path-guard';
+import { describe, expect, it } from 'vitest';
+import { bytes, expectToolError, text } from '../src/contract-suite/contract-helpers.ts';
+import { MemoryFileSystem } from '../src/memory/index.ts';
+import { hostModules, importGraph } from './fixtures/import-graph.ts';
+
+const root = '/home/user/project';
+
+async function world(fs = new MemoryFileSystem({ directories: [root] })) {
+  return { fs, guard: await PathGuard.create({ workingDirectory: root, probe: fs }) };
+}
+
+describe('MemoryFileSystem never touches the host disk', () => {
+  it('reads do not fall back to host files, and writes do not reach the host', async () => {
+    const host = await realpath(await mkdtemp(join(tmpdir(), 'fs-backend-host-')));
+    try {
+      await writeFile(join(host, 'real.txt'), 'ON THE HOST');
+      const fs = new MemoryFileSystem({ directories: [host] });
+      expect(await fs.lstat(join(host, 'real.txt'))).toBeNull();
+      const guard = await PathGuard.create({ workingDirectory: host, probe: fs });
+      await expectToolError(guard.resolvePath('real.txt', 'read', 'must_exist'), 'not_found');
+      fs.seedFile(join(host, 'real.txt'), 'in memory');
+      expect(text(await fs.readFile(await guard.resolvePath('real.txt', 'read', 'must_exist'), { maxBytes: 100 }))).toBe('in memory');
+      await fs.writeFile(await guard.resolvePath('real.txt', 'write', 'must_exist'), bytes('memory write'));
+      await fs.writeFile(await guard.resolvePath('new/made.txt', 'write', 'may_create'), bytes('x'), { createParents: true });
+      expect(await readFile(join(host, 'real.txt'), 'utf8')).toBe('ON THE HOST');
+      expect(await readdir(host)).toEqual(['real.txt']);
+    } finally {
+      await rm(host, { recursive: true, force: true });
+    }
+  });
+
+  it('no module it loads imports node:fs or child_process', async () => {
+    const graph = await importGraph(fileURLToPath(new URL('../src/memory/index.ts', import.meta.url)));
+    expect(graph.files.size).toBeGreaterThan(5);
+    expect(hostModules(graph.specifiers)).toEqual([]);
+  });
+});
+
+describe('MemoryFileSystem seeding and POSIX semantics', () => {
+  it('the constructor seeds files, directories and relative or absolute symlinks', async () => {
+    const fs = new MemoryFileSystem({
+      directories: [root, `${root}/empty`],
+      files: { [`${root}/src/a.txt`]: 'a', '/elsewhere/x.txt': 'x' },
+      symlinks: { [`${root}/rel`]: 'src/a.txt', [`${root}/abs`]: `${root}/src` },
+    });
+    const { guard } = await world(fs);
+    expect(text(await fs.readFile(await guard.resolvePath('rel', 'read', 'must_exist'), { maxBytes: 10 }))).toBe('a');
+    const listed = await fs.readDirectory(await guard.resolvePath('abs', 'read', 'must_exist'));
+    expect(listed).toEqual([{ name: 'a.txt', kind: 'file', size: 1 }]);
+    expect(fs.inspectDirectory(`${root}/empty`)).toEqual([]);
+  });
+
+  it('a symlink loop is symlink_loop and an over-long name is name_too_long', async () => {
+    const fs = new MemoryFileSystem({ directories: [root], symlinks: { [`${root}/loop`]: 'loop' } });
+    await expectToolError(fs.lstat(`${root}/loop/below`), 'symlink_loop');
+    await expectToolError(fs.lstat(`${root}/${'n'.repeat(256)}`), 'name_too_long');
+    expect(await fs.lstat(`${root}/${'n'.repeat(255)}`)).toBeNull();
+  });
+
+  it('readlink of something that is not a symlink fails as io', async () => {
+    const fs = new MemoryFileSystem({ directories: [root] });
+    await expectToolError(fs.readlink(root), 'io');
+  });
+});
+
+describe('MemoryFileSystem injected faults map like Node errors and leave no temp file', () => {
+  it('ENOSPC on the temp write is io "no space left on device"; the file is untouched and no temp entry remains', async () => {
+    const { fs, guard } = await world();
+    fs.seedFile(`${root}/a.txt`, 'original');
+    fs.injectFault(`${root}/a.txt`, 'write', 'ENOSPC');
+    const message = await expectToolError(fs.writeFile(await guard.resolvePath('a.txt', 'write', 'must_exist'), bytes('new')), 'io');
+    expect(message).toContain('no space left on device');
+    expect(text(fs.inspectFile(`${root}/a.txt`) ?? null)).toBe('original');
+    expect(fs.inspectDirectory(root)).toEqual(['a.txt']);
+  });
+
+  it('a full disk under a directory fails every write in it; clearFaults lets it through', async () => {
+    const { fs, guard } = await world();
+    fs.injectFault(root, 'write', 'EDQUOT');
+    const path = await guard.resolvePath('b.txt', 'write', 'may_create');
+    await expectToolError(fs.writeFile(path, bytes('x')), 'io');
+    expect(fs.inspectDirectory(root)).toEqual([]);
+    fs.clearFaults();
+    expect(await fs.writeFile(path, bytes('x'))).toEqual({ created: true, bytes: 1 });
+  });
+
+  it('EIO on the rename is io; no temp entry remains and the old content stays', async () => {
+    const { fs, guard } = await world();
+    fs.seedFile(`${root}/a.txt`, 'original');
+    fs.injectFault(`${root}/a.txt`, 'rename', 'EIO');
+    const message = await expectToolError(fs.writeFile(await guard.resolvePath('a.txt', 'write', 'must_exist'), bytes('new')), 'io');
+    expect(message).toContain('EIO');
+    expect(fs.inspectDirectory(root)).toEqual(['a.txt']);
+    expect(text(fs.inspectFile(`${root}/a.txt`) ?? null)).toBe('original');
+  });
+
+  it('EACCES on read is permission_denied; EROFS on write is permission_denied', async () => {
+    const { fs, guard } = await world();
+    fs.seedFile(`${root}/a.txt`, 'x');
+    fs.injectFault(`${root}/a.txt`, 'read', 'EACCES');
+    await expectToolError(fs.readFile(await guard.resolvePath('a.txt', 'read', 'must_exist'), { maxBytes: 10 }), 'permission_denied');
+    fs.injectFault(`${root}/a.txt`, 'open', 'EROFS');
+    await expectToolError(fs.writeFile(await guard.resolvePath('a.txt', 'write', 'must_exist'), bytes('y')), 'permission_denied');
+    expect(fs.inspectDirectory(root)).toEqual(['a.txt']);
+  });
+
+  it('EACCES on making a parent is permission_denied and stops at that level', async () => {
+    const { fs, guard } = await world();
+    fs.injectFault(`${root}/a/b`, 'mkdir', 'EACCES');
+    const path = await guard.resolvePath('a/b/c/file.txt', 'write', 'may_create');
+    await expectToolError(fs.writeFile(path, bytes('x'), { createParents: true }), 'permission_denied');
+    expect(fs.inspectDirectory(`${root}/a`)).toEqual([]);
+  });
+
+  it('EIO on unlink makes removeFile io and keeps the file', async () => {
+    const { fs, guard } = await world();
+    fs.seedFile(`${root}/a.txt`, 'x');
+    fs.injectFault(`${root}/a.txt`, 'unlink', 'EIO');
+    const expectedSha256 = createHash('sha256').update('x').digest('hex');
+    await expectToolError(fs.removeFile(await guard.resolvePath('a.txt', 'write', 'must_exist'), { expectedSha256 }), 'io');
+    expect(fs.inspectDirectory(root)).toEqual(['a.txt']);
+  });
+});
