@@ -3,6 +3,7 @@
 // packages/cli/test/lint-boundaries.test.ts prove each rule fires.
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Which layer may depend on which (CONTRACT.md §1); never a wildcard. */
@@ -114,5 +115,6 @@ export default tseslint.config(
   {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
   },
 );
