@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+let ws: string;
+let base: string;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], stdin?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile('node', [bin, ...args], { cwd: ws, env: { ...process.env, HOME: base } }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end(stdin ?? '');
+  });
+}
+
+const json = (result: Run) => JSON.parse(result.stdout) as { status: string; error?: { kind: string }; data?: Record<string, unknown>; decision?: Record<string, unknown> };
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'cli-')));
+  ws = join(base, 'ws');
+  await mkdir(ws);
+  await writeFile(join(ws, 'a.txt'), 'one\ntwo\n');
+});
+afterAll(() => rm(base, { recursive: true, force: true }));
+
+describe('openwork-tools (CONTRACT.md §4)', () => {
+  it('tools --json prints the finalized definitions; readOnly leaves out the writing tools', async () => {
+    const all = JSON.parse((await run(['tools', '--json'])).stdout) as { tools: { name: string; id: string; inputSchema: object }[] };
+    expect(all.tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'list']);
+    expect(all.tools[0]).toMatchObject({ name: 'read', id: 'filesystem/read', risk: 'read' });
+    const readOnly = JSON.parse((await run(['tools', '--json', '--mode', 'readOnly'])).stdout) as { tools: { name: string }[] };
+    expect(readOnly.tools.map((tool) => tool.name)).toEqual(['read', 'list']);
+  });
+
+  it('call: ok exits 0, unknown_tool and invalid_input exit 1, bad flags and non-JSON exit 2 with one line', async () => {
+    const ok = await run(['call', 'read', '{"path":"a.txt"}', '--json']);
+    expect(ok.code).toBe(0);
+    expect(json(ok).data).toMatchObject({ path: 'a.txt', content: 'one\ntwo\n' });
+    const unknown = await run(['call', 'nope', '{}', '--json']);
+    expect([unknown.code, json(unknown).error?.kind]).toEqual([1, 'unknown_tool']);
+    const invalid = await run(['call', 'read', '{"path":1}', '--json']);
+    expect([invalid.code, json(invalid).error?.kind]).toEqual([1, 'invalid_input']);
+    const notObject = await run(['call', 'read', '[1]', '--json']);
+    expect([notObject.code, json(notObject).error?.kind]).toEqual([1, 'invalid_input']);
+    for (const args of [['call', 'read', '{nope'], ['tools', '--bogus'], ['frobnicate'], ['call', 'read', '{}', '--mode', 'wild']]) {
+      const bad = await run(args);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    const stdin = await run(['call', 'read', '-', '--json'], '{"path":"a.txt","limit":1}');
+    expect(json(stdin).data).toMatchObject({ content: 'one\n', truncated: true, nextOffset: 1 });
+  });
+
+  it('write asks in default mode and is denied without a terminal; --yes and acceptEdits run it; readOnly does not know it', async () => {
+    const denied = await run(['call', 'write', '{"path":"w.txt","content":"x"}', '--json']);
+    expect([denied.code, json(denied).status, json(denied).error?.kind]).toEqual([1, 'denied', 'denied']);
+    await expect(readFile(join(ws, 'w.txt'))).rejects.toThrow();
+    const yes = await run(['call', 'write', '{"path":"w.txt","content":"x"}', '--json', '--yes']);
+    expect(json(yes).decision).toMatchObject({ verdict: 'ask', approved: true });
+    const accept = await run(['call', 'write', '{"path":"w.txt","content":"y"}', '--json', '--mode', 'acceptEdits']);
+    expect(json(accept).decision).toMatchObject({ verdict: 'allow' });
+    expect(await readFile(join(ws, 'w.txt'), 'utf8')).toBe('y');
+    const readOnly = await run(['call', 'write', '{"path":"w.txt","content":"z"}', '--json', '--mode', 'readOnly']);
+    expect(json(readOnly).error?.kind).toBe('unknown_tool');
+  });
+
+  it('edit with --artifacts, then undo restores; an external change is a conflict with exit 1', async () => {
+    const journal = join(base, 'changes.jsonl');
+    await writeFile(join(ws, 'e.txt'), 'alpha\n');
+    const edit = await run(['call', 'edit', '{"path":"e.txt","oldText":"alpha","newText":"beta"}', '--mode', 'acceptEdits', '--artifacts', journal]);
+    expect(edit.code).toBe(0);
+    const undo = await run(['undo', '--artifacts', journal, '--json']);
+    expect(undo.code).toBe(0);
+    expect((JSON.parse(undo.stdout) as { undone: string[] }).undone).toHaveLength(1);
+    expect(await readFile(join(ws, 'e.txt'), 'utf8')).toBe('alpha\n');
+    expect((await readFile(journal, 'utf8')).includes('"undone":true')).toBe(true);
+    await run(['call', 'edit', '{"path":"e.txt","oldText":"alpha","newText":"gamma"}', '--mode', 'acceptEdits', '--artifacts', journal]);
+    await writeFile(join(ws, 'e.txt'), 'someone else\n');
+    const conflict = await run(['undo', '--artifacts', journal, '--json']);
+    expect(conflict.code).toBe(1);
+    expect(JSON.parse(conflict.stdout)).toMatchObject({ conflicts: [{ path: 'e.txt' }], skipped: [expect.any(String)] });
+    expect(await readFile(join(ws, 'e.txt'), 'utf8')).toBe('someone else\n');
+  });
+
+  it('--cwd, --root and --read-root wire into the session', async () => {
+    const docs = join(base, 'docs');
+    await mkdir(docs, { recursive: true });
+    await writeFile(join(docs, 'd.md'), 'doc');
+    const read = await run(['call', 'read', JSON.stringify({ path: join(docs, 'd.md') }), '--json', '--read-root', docs]);
+    expect(json(read).status).toBe('ok');
+    const write = await run(['call', 'write', JSON.stringify({ path: join(docs, 'x.md'), content: 'x' }), '--json', '--read-root', docs, '--yes']);
+    expect(json(write).error?.kind).toBe('protected');
+    const outside = await run(['call', 'read', JSON.stringify({ path: join(docs, 'd.md') }), '--json']);
+    expect(json(outside).error?.kind).toBe('outside_root');
+    const elsewhere = await run(['call', 'list', '{}', '--json', '--cwd', docs]);
+    expect(json(elsewhere).data).toMatchObject({ entries: [{ name: 'd.md' }] });
+  });
+});
