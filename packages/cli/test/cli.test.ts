@@ -106,4 +106,14 @@ describe('openwork-tools (CONTRACT.md §4)', () => {
     const elsewhere = await run(['call', 'list', '{}', '--json', '--cwd', docs]);
     expect(json(elsewhere).data).toMatchObject({ entries: [{ name: 'd.md' }] });
   });
+
+  it('concurrent calls with --artifacts lose no journal line', async () => {
+    const journal = join(base, 'concurrent.jsonl');
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, index) => run(['call', 'write', JSON.stringify({ path: `c${index}.txt`, content: `${index}` }), '--mode', 'acceptEdits', '--artifacts', journal])),
+    );
+    expect(results.map((result) => result.code)).toEqual([0, 0, 0, 0, 0]);
+    const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { path: string });
+    expect(lines.map((line) => line.path).sort()).toEqual(['c0.txt', 'c1.txt', 'c2.txt', 'c3.txt', 'c4.txt']);
+  });
 });
