@@ -1,93 +1,119 @@
-import { StringDecoder } from 'node:string_decoder';
 import type { CaptureLimits, CapturedOutput } from './process-backend.ts';
 
-export const DEFAULT_CAPTURE_LIMITS: CaptureLimits = Object.freeze({ headBytes: 32 * 1024, tailBytes: 32 * 1024 });
+/** The caps of each stream when the request gives none (CONTRACT.md §3 bash). */
+export const DEFAULT_CAPTURE_LIMITS: CaptureLimits = { headBytes: 32_768, tailBytes: 32_768 };
 
-/** A continuation byte of UTF-8 (10xxxxxx). */
-function isContinuation(byte: number | undefined): boolean {
-  return byte !== undefined && (byte & 0xc0) === 0x80;
-}
+const decoder = new TextDecoder('utf-8');
 
 /**
- * Keeps the first and last bytes of a stream in fixed memory (seed §9 bash:
- * drain everything, keep a bounded head and tail), counting every byte.
+ * One output stream kept in fixed memory: the first `headBytes` and a ring of
+ * the last `tailBytes`, with an exact byte count. seed §9 bash: output is
+ * drained continuously but only head and tail are kept, so `yes` cannot
+ * exhaust memory.
  */
 export class BoundedCapture {
-  readonly #head: Buffer;
-  readonly #tail: Buffer;
-  #headUsed = 0;
-  #tailStart = 0;
-  #tailUsed = 0;
-  #total = 0;
+  readonly #head: Uint8Array;
+  readonly #tail: Uint8Array;
+  #headLength = 0;
+  /** Where the next tail byte goes; the ring is full once `#tailLength` reaches its size. */
+  #tailWrite = 0;
+  #tailLength = 0;
+  #totalBytes = 0;
 
   constructor(limits: Partial<CaptureLimits> = {}) {
-    this.#head = Buffer.alloc(limits.headBytes ?? DEFAULT_CAPTURE_LIMITS.headBytes);
-    this.#tail = Buffer.alloc(limits.tailBytes ?? DEFAULT_CAPTURE_LIMITS.tailBytes);
+    const headBytes = limits.headBytes ?? DEFAULT_CAPTURE_LIMITS.headBytes;
+    const tailBytes = limits.tailBytes ?? DEFAULT_CAPTURE_LIMITS.tailBytes;
+    if (!Number.isSafeInteger(headBytes) || headBytes < 0 || !Number.isSafeInteger(tailBytes) || tailBytes < 0) {
+      throw new RangeError('capture limits must be non-negative integers');
+    }
+    this.#head = new Uint8Array(headBytes);
+    this.#tail = new Uint8Array(tailBytes);
   }
 
-  write(chunk: Buffer): void {
-    this.#total += chunk.length;
+  get totalBytes(): number {
+    return this.#totalBytes;
+  }
+
+  push(chunk: Uint8Array): void {
+    this.#totalBytes += chunk.length;
     let rest = chunk;
-    if (this.#headUsed < this.#head.length) {
-      const taken = Math.min(rest.length, this.#head.length - this.#headUsed);
-      rest.copy(this.#head, this.#headUsed, 0, taken);
-      this.#headUsed += taken;
+    if (this.#headLength < this.#head.length) {
+      const taken = Math.min(this.#head.length - this.#headLength, rest.length);
+      this.#head.set(rest.subarray(0, taken), this.#headLength);
+      this.#headLength += taken;
       rest = rest.subarray(taken);
     }
-    const size = this.#tail.length;
-    if (rest.length === 0 || size === 0) return;
-    if (rest.length >= size) rest = rest.subarray(rest.length - size);
-    for (let offset = 0; offset < rest.length; ) {
-      const end = (this.#tailStart + this.#tailUsed) % size;
-      const room = Math.min(rest.length - offset, size - end);
-      rest.copy(this.#tail, end, offset, offset + room);
-      offset += room;
-      const overflow = Math.max(0, this.#tailUsed + room - size);
-      this.#tailUsed = Math.min(size, this.#tailUsed + room);
-      this.#tailStart = (this.#tailStart + overflow) % size;
-    }
+    if (rest.length > 0) this.#pushTail(rest);
   }
 
+  /** The kept text; when bytes were left out, head and tail are cut on character boundaries. */
   result(): CapturedOutput {
-    const tail = Buffer.alloc(this.#tailUsed);
-    for (let index = 0; index < this.#tailUsed; index += 1) tail[index] = this.#tail[(this.#tailStart + index) % this.#tail.length] ?? 0;
-    let head = this.#head.subarray(0, this.#headUsed);
-    if (this.#total <= this.#headUsed + tail.length) {
-      // Nothing omitted: head and the tail's unseen-by-head part join exactly.
-      const overlapFree = tail.subarray(tail.length - (this.#total - this.#headUsed));
-      const text = Buffer.concat([head, overlapFree]).toString('utf8');
-      return { text, totalBytes: this.#total, omittedBytes: 0, truncated: false };
+    const head = this.#head.subarray(0, this.#headLength);
+    const tail = this.#tailBytes();
+    const kept = head.length + tail.length;
+    if (kept === this.#totalBytes) {
+      return { text: decoder.decode(concat(head, tail)), totalBytes: this.#totalBytes, omittedBytes: 0, truncated: false };
     }
-    // Cut the head back and move the tail forward to whole characters.
-    head = trimIncomplete(head);
-    let tailStart = 0;
-    while (tailStart < tail.length && isContinuation(tail[tailStart])) tailStart += 1;
-    const shownTail = tail.subarray(tailStart);
-    const omitted = this.#total - head.length - shownTail.length;
-    const text = `${head.toString('utf8')}\n… [${omitted} bytes omitted] …\n${shownTail.toString('utf8')}`;
-    return { text, totalBytes: this.#total, omittedBytes: omitted, truncated: true };
+    const shownHead = head.subarray(0, completeEnd(head));
+    const shownTail = tail.subarray(characterStart(tail));
+    const omittedBytes = this.#totalBytes - shownHead.length - shownTail.length;
+    const text = `${decoder.decode(shownHead)}\n… [${omittedBytes} bytes omitted] …\n${decoder.decode(shownTail)}`;
+    return { text, totalBytes: this.#totalBytes, omittedBytes, truncated: true };
+  }
+
+  #pushTail(bytes: Uint8Array): void {
+    const size = this.#tail.length;
+    if (size === 0) return;
+    const source = bytes.length > size ? bytes.subarray(bytes.length - size) : bytes;
+    const first = Math.min(size - this.#tailWrite, source.length);
+    this.#tail.set(source.subarray(0, first), this.#tailWrite);
+    this.#tail.set(source.subarray(first), 0);
+    this.#tailWrite = (this.#tailWrite + source.length) % size;
+    this.#tailLength = Math.min(size, this.#tailLength + source.length);
+  }
+
+  /** The tail in stream order (a copy: the ring keeps its memory). */
+  #tailBytes(): Uint8Array {
+    if (this.#tailLength < this.#tail.length) return this.#tail.subarray(0, this.#tailLength);
+    return concat(this.#tail.subarray(this.#tailWrite), this.#tail.subarray(0, this.#tailWrite));
   }
 }
 
-/** Drops a trailing, incomplete UTF-8 sequence. */
-function trimIncomplete(bytes: Buffer): Buffer {
-  let start = bytes.length - 1;
-  while (start >= 0 && isContinuation(bytes[start])) start -= 1;
-  if (start < 0) return bytes;
-  const lead = bytes[start] ?? 0;
-  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  return bytes.length - start < length ? bytes.subarray(0, start) : bytes;
+function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
+  if (second.length === 0) return first;
+  if (first.length === 0) return second;
+  const joined = new Uint8Array(first.length + second.length);
+  joined.set(first, 0);
+  joined.set(second, first.length);
+  return joined;
 }
 
-/** Decodes progress chunks so a character split across writes arrives whole. */
-export class ChunkDecoder {
-  readonly #decoder = new StringDecoder('utf8');
+function isContinuation(byte: number): boolean {
+  return (byte & 0xc0) === 0x80;
+}
 
-  write(chunk: Buffer): string {
-    return this.#decoder.write(chunk);
-  }
+/** The length of the sequence a lead byte starts; 1 for ASCII and for bytes that start nothing. */
+function sequenceLength(lead: number): number {
+  if (lead >= 0xf0 && lead <= 0xf7) return 4;
+  if (lead >= 0xe0) return lead <= 0xef ? 3 : 1;
+  if (lead >= 0xc0) return 2;
+  return 1;
+}
 
-  end(): string {
-    return this.#decoder.end();
+/** Where the head may end without splitting a character: an incomplete last sequence is cut off. */
+export function completeEnd(bytes: Uint8Array): number {
+  const end = bytes.length;
+  for (let back = 1; back <= Math.min(4, end); back += 1) {
+    const byte = bytes[end - back] ?? 0;
+    if (isContinuation(byte)) continue;
+    return back < sequenceLength(byte) ? end - back : end;
   }
+  return end;
+}
+
+/** Where the tail may start without splitting a character: continuation bytes of a cut sequence are skipped. */
+export function characterStart(bytes: Uint8Array): number {
+  let start = 0;
+  while (start < Math.min(3, bytes.length) && isContinuation(bytes[start] ?? 0)) start += 1;
+  return start;
 }

@@ -1,6 +1,6 @@
 export { BoundedCapture } from './capture.ts';
-export { ChunkDecoder } from './capture.ts';
 export { DEFAULT_CAPTURE_LIMITS } from './capture.ts';
+export { ChunkDecoder } from './chunk-decoder.ts';
 export type { Availability } from './process-backend.ts';
 export type { CaptureLimits } from './process-backend.ts';
 export type { CapturedOutput } from './process-backend.ts';

@@ -1,0 +1,2 @@
+export { PtyProcessBackend } from './pty-process-backend.ts';
+export type { PtyProcessBackendOptions } from './pty-process-backend.ts';

@@ -1,0 +1,27 @@
+import type { OutputSink } from './output-sink.ts';
+
+/** How the group leader ended. */
+export interface LeaderExit {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
+/** A spawned command as the supervisor sees it, whatever started it (pipes or a pty). */
+export interface StartedChild {
+  /** The leader's pid, which is also its process group id. */
+  readonly pid: number;
+  readonly exited: Promise<LeaderExit>;
+  /** Resolves when every output stream has ended. */
+  readonly drained: Promise<void>;
+  /** Stops reading and removes every listener; called once, at the end. */
+  release(): void;
+}
+
+export interface OutputSinks {
+  readonly stdout: OutputSink;
+  readonly stderr: OutputSink;
+}
+
+/** Starts the command or throws ToolError `spawn_failed`. */
+export type StartChild = (sinks: OutputSinks) => Promise<StartedChild>;
+
