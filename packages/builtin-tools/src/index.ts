@@ -1,3 +1,5 @@
+export { bashTool } from './bash/bash.ts';
+export type { BashData } from './bash/bash.ts';
 export { descriptions } from './descriptions.generated.ts';
 export { editTool } from './edit/edit.ts';
 export type { EditData } from './edit/edit.ts';

@@ -1,4 +1,5 @@
 import { adaptTool, type DynTool } from '@openwork/tool-contract';
+import { bashTool } from './bash/bash.ts';
 import { editTool } from './edit/edit.ts';
 import { listTool } from './list/list.ts';
 import { readTool } from './read/read.ts';
@@ -7,5 +8,5 @@ import { writeTool } from './write/write.ts';
 
 /** The built-in tools in their advertised order (seed §9). */
 export function builtinTools(): DynTool<BuiltinSession>[] {
-  return [adaptTool(readTool), adaptTool(writeTool), adaptTool(editTool), adaptTool(listTool)];
+  return [adaptTool(readTool), adaptTool(writeTool), adaptTool(editTool), adaptTool(listTool), adaptTool(bashTool)];
 }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ afterAll(() => rm(base, { recursive: true, force: true }));
 describe('openwork-tools (CONTRACT.md §4)', () => {
   it('tools --json prints the finalized definitions; readOnly leaves out the writing tools', async () => {
     const all = JSON.parse((await run(['tools', '--json'])).stdout) as { tools: { name: string; id: string; inputSchema: object }[] };
-    expect(all.tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'list']);
+    expect(all.tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'list', 'bash']);
     expect(all.tools[0]).toMatchObject({ name: 'read', id: 'filesystem/read', risk: 'read' });
     const readOnly = JSON.parse((await run(['tools', '--json', '--mode', 'readOnly'])).stdout) as { tools: { name: string }[] };
     expect(readOnly.tools.map((tool) => tool.name)).toEqual(['read', 'list']);
@@ -115,5 +115,26 @@ describe('openwork-tools (CONTRACT.md §4)', () => {
     expect(results.map((result) => result.code)).toEqual([0, 0, 0, 0, 0]);
     const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { path: string });
     expect(lines.map((line) => line.path).sort()).toEqual(['c0.txt', 'c1.txt', 'c2.txt', 'c3.txt', 'c4.txt']);
+  });
+
+  it('bash asks without a whitelist match and is denied without a terminal; --yes runs it; a non-zero exit is ok', async () => {
+    const denied = await run(['call', 'bash', '{"command":"touch made-by-bash"}', '--json']);
+    expect([denied.code, json(denied).error?.kind]).toEqual([1, 'denied']);
+    await expect(readFile(join(ws, 'made-by-bash'))).rejects.toThrow();
+    const failing = await run(['call', 'bash', '{"command":"echo hi; exit 3"}', '--json', '--yes']);
+    expect(failing.code).toBe(0);
+    expect(json(failing).data).toMatchObject({ status: 'exited', exitCode: 3, stdout: { text: 'hi\n' } });
+  });
+
+  it('SIGINT during bash cancels it, prints the cancelled result, leaves no child and exits 130', async () => {
+    const child = spawn('node', [bin, 'call', 'bash', '{"command":"echo started; sleep 40.7171"}', '--yes', '--json', '--progress'], { cwd: ws, env: { ...process.env, HOME: base } });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('started') && resolve()));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(130);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'ok', data: { status: 'cancelled', stdout: { text: 'started\n' } } });
+    expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain('sleep 40.7171');
   });
 });

@@ -1,0 +1,64 @@
+import { deriveSignal, defineTool, safeProgress } from '@openwork/tool-contract';
+import type { CapturedOutput, ProcessExit } from '@openwork/process-backend';
+import Type from 'typebox';
+import { descriptions } from '../descriptions.generated.ts';
+import type { BuiltinSession } from '../session.ts';
+import { commandEnvironment } from './environment.ts';
+
+export const BashInput = Type.Object({
+  command: Type.String({ minLength: 1, description: 'The bash command to run.' }),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000, description: 'Milliseconds before the command is stopped; default 120000, at most 600000.' })),
+  description: Type.Optional(Type.String({ description: 'A few words on what the command does.' })),
+});
+
+export type BashData = Omit<ProcessExit, 'status'> & { readonly status: ProcessExit['status'] };
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+function stream(name: string, output: CapturedOutput): string[] {
+  if (output.totalBytes === 0) return [];
+  return [`<${name}>`, output.text.replace(/\n$/, ''), `</${name}>`];
+}
+
+function headline(exit: ProcessExit, timeoutMs: number): string {
+  switch (exit.status) {
+    case 'exited':
+      return exit.exitCode === null ? `Ended by ${exit.signal ?? 'a signal'}` : `Exit code ${exit.exitCode}`;
+    case 'timed_out':
+      return `Timed out after ${timeoutMs / 1000} s; the process group was stopped. Output so far:`;
+    case 'cancelled':
+      return 'Cancelled; the process group was stopped. Output so far:';
+    case 'outcome_unknown':
+      return 'The command was stopped, but not every process of its group could be confirmed gone; its effects are unknown.';
+  }
+}
+
+export const bashTool = defineTool({
+  id: 'process/bash',
+  name: 'bash',
+  description: descriptions.bash,
+  risk: 'execute',
+  input: BashInput,
+  effect: (input, session: BuiltinSession) => ({ kind: 'execute', command: input.command, cwd: session.workingDirectory }),
+  execute: async (session: BuiltinSession, call, input) => {
+    const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // seed §5: the tool's timeout and the call's cancel end in the same signal.
+    const own = deriveSignal(call.signal, Date.now() + timeoutMs);
+    const progress = safeProgress(call.progress);
+    try {
+      const exit = await session.processes.run({
+        argv: ['bash', '--noprofile', '--norc', '-c', input.command],
+        cwd: session.workingDirectory,
+        env: commandEnvironment(session.environment),
+        signal: own.signal,
+        onStdout: (chunk) => progress({ kind: 'stdout', chunk }),
+        onStderr: (chunk) => progress({ kind: 'stderr', chunk }),
+      });
+      const lines = [headline(exit, timeoutMs), ...stream('stdout', exit.stdout), ...stream('stderr', exit.stderr)];
+      if (exit.stdout.totalBytes === 0 && exit.stderr.totalBytes === 0) lines.push('(no output)');
+      return { data: { ...exit }, output: lines.join('\n') };
+    } finally {
+      own.release();
+    }
+  },
+});
