@@ -1,5 +1,11 @@
 export { bashTool } from './bash/bash.ts';
 export type { BashData } from './bash/bash.ts';
+export { createCommandClassifier } from './bash/classifier/index.ts';
+export { READ_ONLY_PROGRAMS } from './bash/classifier/index.ts';
+export type { ClassifyOptions } from './bash/classifier/index.ts';
+export type { CommandClassification } from './bash/classifier/index.ts';
+export type { CommandClassifier } from './bash/classifier/index.ts';
+export { decideBashCommand } from './bash/permission.ts';
 export { descriptions } from './descriptions.generated.ts';
 export { editTool } from './edit/edit.ts';
 export type { EditData } from './edit/edit.ts';

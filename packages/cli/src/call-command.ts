@@ -72,6 +72,7 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
     result = await toolset.call(name, input, active.context, {
       authorize: authorizer({
         mode: options.mode,
+        paths: session.paths,
         ask: terminalAsk({ yes: options.yes, interactive: io.interactive }),
         refusalNote: NO_TERMINAL,
       }),

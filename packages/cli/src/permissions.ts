@@ -1,3 +1,5 @@
+import { createCommandClassifier, decideBashCommand } from '@openwork/builtin-tools';
+import type { PathGuard } from '@openwork/path-guard';
 import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
 import type { AuthorizationRequest } from '@openwork/toolset-finalizer';
 import type { PermissionMode } from './args.ts';
@@ -7,7 +9,9 @@ export type AskPerson = (question: string, signal: AbortSignal) => Promise<boole
 
 export interface PolicyOptions {
   readonly mode: PermissionMode;
-  /** Decides bash commands on their own (the read-only whitelist and the filesystem gate). */
+  /** The session's guard: the filesystem gate checks every path a command would touch with it. */
+  readonly paths?: PathGuard;
+  /** Decides bash commands on their own; by default the effect classifier with `paths`. */
   readonly classifyCommand?: (effect: Extract<ToolEffect, { kind: 'execute' }>, mode: PermissionMode) => Promise<PermissionDecision>;
   readonly ask: AskPerson;
   /** Added to the reason of an ask that was not approved, e.g. which flag would approve it. */
@@ -26,6 +30,9 @@ export async function decide(request: AuthorizationRequest, options: PolicyOptio
         : { verdict: 'ask', reason: `${request.definition.name} writes ${effect.paths.join(', ')}`, rule: 'ask' };
     case 'execute':
       if (options.classifyCommand) return options.classifyCommand(effect, options.mode);
+      if (options.paths && options.mode !== 'readOnly') {
+        return decideBashCommand(await createCommandClassifier(), options.paths, effect, options.mode, { signal: request.signal });
+      }
       return { verdict: 'ask', reason: `bash runs ${JSON.stringify(effect.command)}`, rule: 'ask' };
   }
 }

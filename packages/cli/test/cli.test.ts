@@ -126,6 +126,21 @@ describe('openwork-tools (CONTRACT.md §4)', () => {
     expect(json(failing).data).toMatchObject({ status: 'exited', exitCode: 3, stdout: { text: 'hi\n' } });
   });
 
+  it('bash runs a whitelisted command on its own, and the filesystem gate in acceptEdits, each with its rule', async () => {
+    const listing = await run(['call', 'bash', '{"command":"ls | head -5"}', '--json']);
+    expect(listing.code).toBe(0);
+    expect(json(listing).decision).toEqual({ verdict: 'allow', reason: 'every command is on the read-only list with known-safe flags', rule: 'read_only:ls, read_only:head' });
+    expect(json(listing).data).toMatchObject({ stdout: { text: expect.stringContaining('a.txt') as unknown } });
+
+    const made = await run(['call', 'bash', '{"command":"mkdir -p gate/made && touch gate/made/x"}', '--json', '--mode', 'acceptEdits']);
+    expect([made.code, json(made).decision?.rule]).toEqual([0, 'filesystem_gate:mkdir, filesystem_gate:touch']);
+    await expect(readFile(join(ws, 'gate', 'made', 'x'), 'utf8')).resolves.toBe('');
+
+    const outside = await run(['call', 'bash', '{"command":"touch ../outside-by-gate"}', '--json', '--mode', 'acceptEdits']);
+    expect([outside.code, json(outside).error?.kind, json(outside).decision?.rule]).toEqual([1, 'denied', 'ask']);
+    await expect(readFile(join(base, 'outside-by-gate'))).rejects.toThrow();
+  }, 30_000);
+
   it('SIGINT during bash cancels it, prints the cancelled result, leaves no child and exits 130', async () => {
     const child = spawn('node', [bin, 'call', 'bash', '{"command":"echo started; sleep 40.7171"}', '--yes', '--json', '--progress'], { cwd: ws, env: { ...process.env, HOME: base } });
     let stdout = '';

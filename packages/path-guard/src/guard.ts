@@ -122,6 +122,12 @@ export class PathGuard {
     });
   }
 
+  /** Is this path one of the roots, or a directory that holds one? (`rm -r` on it would remove a root.) */
+  coversRoot(path: CheckedPath): boolean {
+    const { realPath } = readCheckedPath(path);
+    return this.#roots.some((root) => isInside(root.path, realPath));
+  }
+
   /** The display form of a canonical absolute path (CONTRACT.md §2). */
   displayPath(absolutePath: string): string {
     return this.#display(absolutePath, absolutePath);

@@ -1,0 +1,64 @@
+import { refuse } from './verdict.ts';
+import type { ProgramCheck } from './verdict.ts';
+
+/** Options before the subcommand that change nothing but where git looks or how it prints. */
+const GLOBAL_FLAGS = new Set(['--no-pager', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects', '--bare', '--version', '--help']);
+const GLOBAL_VALUE_FLAGS = new Set(['-C']);
+
+const GLOBAL_DENIED: Readonly<Record<string, string>> = {
+  '-c': 'git -c sets configuration, which can name a program to run (core.pager, diff.external, core.fsmonitor)',
+  '--config-env': 'git --config-env sets configuration, which can name a program to run',
+  '-p': 'git -p runs a pager',
+  '--paginate': 'git --paginate runs a pager',
+  '--exec-path': 'git --exec-path chooses where git finds the programs it runs',
+  '--git-dir': 'git --git-dir points at another repository, whose configuration can run programs',
+  '--work-tree': 'git --work-tree points at another tree',
+  '--namespace': 'git --namespace is not classified',
+};
+
+/** Subcommands that only read the repository. */
+const READ_SUBCOMMANDS = new Set(['status', 'log', 'diff', 'show', 'ls-files', 'rev-parse', 'blame']);
+
+/** Flags of those subcommands that write a file, run a program, or open a pager. */
+const SUBCOMMAND_DENIED: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^--output(=|$)/, 'writes its output to a file'],
+  [/^--ext-diff$/, 'runs an external diff program'],
+  [/^--textconv$/, 'runs the configured textconv programs'],
+  [/^--open-files-in-pager/, 'runs a pager'],
+  [/^-O/, 'reads an order file from anywhere, which is not classified'],
+  [/^--exec(=|$)/, 'runs a program'],
+  [/^--upload-pack|^--receive-pack/, 'runs a program'],
+];
+
+/**
+ * git status/log/diff/show/ls-files/rev-parse/blame, with no configuration
+ * override before the subcommand and no flag that writes or runs anything.
+ */
+export const git: ProgramCheck = (program, args) => {
+  let index = 0;
+  for (; index < args.length; index += 1) {
+    const arg = args[index]?.value ?? '';
+    if (!arg.startsWith('-')) break;
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    const denied = GLOBAL_DENIED[name] ?? (arg.startsWith('-c') ? GLOBAL_DENIED['-c'] : undefined);
+    if (denied !== undefined) return refuse(denied);
+    if (GLOBAL_FLAGS.has(arg)) continue;
+    if (GLOBAL_VALUE_FLAGS.has(arg)) {
+      if (args[index + 1] === undefined) return refuse(`git ${arg} expects a value`);
+      index += 1;
+      continue;
+    }
+    return refuse(`git ${arg} before the subcommand is not a known-safe option`);
+  }
+  const subcommand = args[index]?.value;
+  if (subcommand === undefined) return { ok: true, rule: `read_only:${program}` };
+  if (!READ_SUBCOMMANDS.has(subcommand)) return refuse(`git ${subcommand} is not on the read-only list (status, log, diff, show, ls-files, rev-parse, blame)`);
+  for (const word of args.slice(index + 1)) {
+    const arg = word.value;
+    if (arg === '--') break;
+    for (const [pattern, why] of SUBCOMMAND_DENIED) {
+      if (pattern.test(arg)) return refuse(`git ${subcommand} ${arg} ${why}`);
+    }
+  }
+  return { ok: true, rule: `read_only:git ${subcommand}` };
+};

@@ -1,0 +1,217 @@
+import { scanOptions } from './options.ts';
+import type { OptionScan, OptionSpec } from './options.ts';
+import { hasGlob } from './word.ts';
+import { refuse } from './verdict.ts';
+import type { ProgramCheck } from './verdict.ts';
+
+/** A check that accepts any flags the spec names, with an optional look at the result. */
+export function withSpec(spec: OptionSpec, extra?: (scan: Extract<OptionScan, { ok: true }>, program: string) => string | undefined): ProgramCheck {
+  return (program, args) => {
+    const scan = scanOptions(
+      program,
+      args.map((arg) => arg.value),
+      spec,
+    );
+    if (!scan.ok) return refuse(scan.reason);
+    const problem = extra?.(scan, program);
+    return problem === undefined ? { ok: true, rule: `read_only:${program}` } : refuse(problem);
+  };
+}
+
+const anyArguments: ProgramCheck = (program) => ({ ok: true, rule: `read_only:${program}` });
+
+const noArguments: ProgramCheck = (program, args) =>
+  args.length === 0 ? { ok: true, rule: `read_only:${program}` } : refuse(`${program} with arguments runs or changes something; only a bare ${program} is read-only`);
+
+const printf: ProgramCheck = (program, args) =>
+  args[0]?.value.startsWith('-v') === true ? refuse('printf -v assigns a shell variable') : { ok: true, rule: `read_only:${program}` };
+
+/** A program whose second operand is an output file must not get one, nor a glob that could become one. */
+function atMostOneOperand(scan: Extract<OptionScan, { ok: true }>, program: string): string | undefined {
+  return scan.operands.length > 1 ? `${program} writes its second operand as an output file` : undefined;
+}
+
+function noGlobs(check: ProgramCheck): ProgramCheck {
+  return (program, args) =>
+    args.some(hasGlob) ? refuse(`${program} with a glob could receive an output file operand`) : check(program, args);
+}
+
+const grepSpec: OptionSpec = {
+  short: 'EFGPiywxvczLlobqsnHhTZaIrRU',
+  shortValue: 'efmABCdD',
+  numeric: true,
+  long: [
+    'extended-regexp', 'fixed-strings', 'basic-regexp', 'perl-regexp', 'ignore-case', 'no-ignore-case', 'word-regexp',
+    'line-regexp', 'null-data', 'no-messages', 'invert-match', 'version', 'help', 'byte-offset', 'line-number',
+    'no-line-number', 'line-buffered', 'with-filename', 'no-filename', 'only-matching', 'quiet', 'silent', 'text',
+    'recursive', 'dereference-recursive', 'files-without-match', 'files-with-matches', 'count', 'initial-tab', 'null',
+  ],
+  longValue: [
+    'regexp', 'file', 'max-count', 'label', 'binary-files', 'directories', 'devices', 'include', 'exclude',
+    'exclude-from', 'exclude-dir', 'before-context', 'after-context', 'context',
+  ],
+  longOptional: ['color', 'colour'],
+};
+
+const dateSpec: OptionSpec = {
+  short: 'Ru',
+  shortValue: 'dfr',
+  shortOptional: 'I',
+  long: ['rfc-email', 'utc', 'universal', 'debug', 'resolution', 'help', 'version'],
+  longValue: ['date', 'file', 'reference', 'rfc-3339'],
+  longOptional: ['iso-8601'],
+  denied: { '-s': 'date -s sets the system clock', '--set': 'date --set sets the system clock' },
+};
+
+/** Programs that only read, each with its known-safe flags; git, find and sed have their own files. */
+export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
+  ls: withSpec({
+    short: 'aAbBcCdfFghHiklLmnNopqQrRsStuUvxXZ1',
+    shortValue: 'ITw',
+    long: [
+      'all', 'almost-all', 'author', 'escape', 'ignore-backups', 'classify', 'file-type', 'full-time',
+      'group-directories-first', 'no-group', 'human-readable', 'si', 'dereference-command-line',
+      'dereference-command-line-symlink-to-dir', 'hyperlink', 'inode', 'kibibytes', 'literal', 'numeric-uid-gid',
+      'hide-control-chars', 'show-control-chars', 'quote-name', 'reverse', 'recursive', 'size', 'context', 'zero',
+      'help', 'version', 'directory', 'dereference',
+    ],
+    longValue: ['block-size', 'format', 'hide', 'indicator-style', 'ignore', 'quoting-style', 'sort', 'time', 'time-style', 'tabsize', 'width'],
+    longOptional: ['color'],
+  }),
+  cat: withSpec({
+    short: 'AbeEnstTuv',
+    long: ['show-all', 'number-nonblank', 'number', 'squeeze-blank', 'show-ends', 'show-tabs', 'show-nonprinting', 'help', 'version'],
+  }),
+  head: withSpec({ short: 'qvz', shortValue: 'cn', numeric: true, long: ['quiet', 'silent', 'verbose', 'zero-terminated'], longValue: ['bytes', 'lines'] }),
+  tail: withSpec({
+    short: 'fFqvz',
+    shortValue: 'cns',
+    numeric: true,
+    long: ['retry', 'quiet', 'silent', 'verbose', 'zero-terminated'],
+    longValue: ['bytes', 'lines', 'pid', 'sleep-interval', 'max-unchanged-stats'],
+    longOptional: ['follow'],
+  }),
+  wc: withSpec({ short: 'clmwL', long: ['bytes', 'chars', 'lines', 'words', 'max-line-length', 'help', 'version'], longValue: ['files0-from', 'total'] }),
+  pwd: withSpec({ short: 'LP' }),
+  echo: anyArguments,
+  printf,
+  true: anyArguments,
+  false: anyArguments,
+  date: withSpec(dateSpec, (scan) =>
+    scan.operands.some((operand) => !operand.startsWith('+')) ? 'date with an operand other than +FORMAT sets the clock' : undefined,
+  ),
+  whoami: withSpec({ long: ['help', 'version'] }),
+  id: withSpec({ short: 'agGnruzZ', long: ['group', 'groups', 'name', 'real', 'user', 'zero', 'context', 'help', 'version'] }),
+  uname: withSpec({
+    short: 'asnrvmpio',
+    long: ['all', 'kernel-name', 'nodename', 'kernel-release', 'kernel-version', 'machine', 'processor', 'hardware-platform', 'operating-system', 'help', 'version'],
+  }),
+  basename: withSpec({ short: 'az', shortValue: 's', long: ['multiple', 'zero', 'help', 'version'], longValue: ['suffix'] }),
+  dirname: withSpec({ short: 'z', long: ['zero', 'help', 'version'] }),
+  realpath: withSpec({
+    short: 'eEmLPqsz',
+    long: ['canonicalize-existing', 'canonicalize-missing', 'logical', 'physical', 'quiet', 'strip', 'no-symlinks', 'zero', 'help', 'version'],
+    longValue: ['relative-to', 'relative-base'],
+  }),
+  readlink: withSpec({
+    short: 'efmnqsvz',
+    long: ['canonicalize', 'canonicalize-existing', 'canonicalize-missing', 'no-newline', 'quiet', 'silent', 'verbose', 'zero', 'help', 'version'],
+  }),
+  stat: withSpec({ short: 'LfZt', shortValue: 'c', long: ['dereference', 'file-system', 'terse', 'help', 'version'], longValue: ['format', 'printf', 'cached'] }),
+  file: withSpec({
+    short: 'bcEhiklLNprsSvz0',
+    shortValue: 'eFfmP',
+    long: ['brief', 'mime', 'mime-type', 'mime-encoding', 'dereference', 'no-dereference', 'keep-going', 'list', 'no-pad', 'print0', 'preserve-date', 'raw', 'special-files', 'uncompress', 'uncompress-noreport', 'extension', 'apple', 'help', 'version'],
+    longValue: ['exclude', 'exclude-quiet', 'separator', 'files-from', 'magic-file', 'parameter'],
+    denied: { '-C': 'file -C writes a compiled magic file', '--compile': 'file --compile writes a compiled magic file' },
+  }),
+  du: withSpec({
+    short: '0abcDhHklLmPsSx',
+    shortValue: 'BdtX',
+    long: ['all', 'apparent-size', 'bytes', 'total', 'dereference-args', 'human-readable', 'inodes', 'si', 'summarize', 'one-file-system', 'count-links', 'dereference', 'no-dereference', 'separate-dirs', 'null', 'help', 'version'],
+    longValue: ['block-size', 'max-depth', 'threshold', 'time-style', 'exclude', 'exclude-from', 'files0-from'],
+    longOptional: ['time'],
+  }),
+  df: withSpec({
+    short: 'ahHiklPTv',
+    shortValue: 'Btx',
+    long: ['all', 'human-readable', 'si', 'inodes', 'local', 'no-sync', 'portability', 'print-type', 'sync', 'total', 'help', 'version'],
+    longValue: ['block-size', 'type', 'exclude-type'],
+    longOptional: ['output'],
+  }),
+  tree: withSpec({
+    short: 'adlfxACDFgiNpqQrstuvUSn',
+    shortValue: 'LPIT',
+    long: ['noreport', 'dirsfirst', 'prune', 'matchdirs', 'du', 'si', 'gitignore', 'ignore-case', 'inodes', 'device', 'help', 'version'],
+    longValue: ['charset', 'filelimit', 'sort', 'timefmt'],
+    denied: { '-o': 'tree -o writes its output to a file', '-R': 'tree -R writes an HTML file into every directory', '-H': 'tree -H writes HTML output meant for -R' },
+  }),
+  which: withSpec({ short: 'as' }),
+  sort: withSpec({
+    short: 'bdfgiMhnRrVcCmsuz',
+    shortValue: 'ktST',
+    long: ['ignore-leading-blanks', 'dictionary-order', 'ignore-case', 'general-numeric-sort', 'ignore-nonprinting', 'month-sort', 'human-numeric-sort', 'numeric-sort', 'random-sort', 'reverse', 'version-sort', 'merge', 'stable', 'unique', 'zero-terminated', 'debug', 'help', 'version'],
+    longValue: ['sort', 'key', 'field-separator', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'files0-from', 'random-source'],
+    longOptional: ['check'],
+    denied: {
+      '-o': 'sort -o writes its output to a file',
+      '--output': 'sort --output writes its output to a file',
+      '--compress-program': 'sort --compress-program runs another program',
+    },
+  }),
+  uniq: noGlobs(
+    withSpec(
+      {
+        short: 'cdDiuz',
+        shortValue: 'fsw',
+        long: ['count', 'repeated', 'ignore-case', 'unique', 'zero-terminated', 'help', 'version'],
+        longValue: ['skip-fields', 'skip-chars', 'check-chars'],
+        longOptional: ['all-repeated', 'group'],
+      },
+      atMostOneOperand,
+    ),
+  ),
+  cut: withSpec({
+    short: 'nsz',
+    shortValue: 'bcdf',
+    long: ['complement', 'only-delimited', 'zero-terminated', 'help', 'version'],
+    longValue: ['bytes', 'characters', 'delimiter', 'fields', 'output-delimiter'],
+  }),
+  tr: withSpec({ short: 'cCdst', long: ['complement', 'delete', 'squeeze-repeats', 'truncate-set1', 'help', 'version'] }),
+  nl: withSpec({
+    short: 'p',
+    shortValue: 'bdfhilnsvw',
+    long: ['no-renumber', 'help', 'version'],
+    longValue: ['body-numbering', 'section-delimiter', 'footer-numbering', 'header-numbering', 'line-increment', 'join-blank-lines', 'number-format', 'number-separator', 'starting-line-number', 'number-width'],
+  }),
+  diff: withSpec({
+    short: 'abBdeEfhHinNpPqrsStTuwyZ',
+    shortValue: 'CDFIUWxX',
+    long: ['brief', 'report-identical-files', 'recursive', 'new-file', 'unidirectional-new-file', 'ignore-case', 'ignore-all-space', 'ignore-space-change', 'ignore-blank-lines', 'ignore-tab-expansion', 'ignore-trailing-space', 'text', 'side-by-side', 'normal', 'strip-trailing-cr', 'no-dereference', 'minimal', 'speed-large-files', 'expand-tabs', 'initial-tab', 'suppress-common-lines', 'left-column', 'show-c-function', 'suppress-blank-empty', 'help', 'version'],
+    longValue: ['exclude', 'exclude-from', 'label', 'ignore-matching-lines', 'show-function-line', 'width', 'starting-file', 'from-file', 'to-file', 'ifdef', 'tabsize'],
+    longOptional: ['unified', 'context', 'color'],
+  }),
+  cmp: withSpec({ short: 'bls', shortValue: 'in', long: ['print-bytes', 'verbose', 'quiet', 'silent', 'help', 'version'], longValue: ['ignore-initial', 'bytes'] }),
+  comm: withSpec({ short: '123z', long: ['check-order', 'nocheck-order', 'total', 'zero-terminated', 'help', 'version'], longValue: ['output-delimiter'] }),
+  grep: withSpec(grepSpec),
+  egrep: withSpec(grepSpec),
+  fgrep: withSpec(grepSpec),
+  jq: withSpec({
+    short: 'nrjacCMsSeR',
+    shortValue: 'fL',
+    long: ['null-input', 'raw-input', 'slurp', 'raw-output', 'raw-output0', 'join-output', 'ascii-output', 'compact-output', 'color-output', 'monochrome-output', 'sort-keys', 'exit-status', 'tab', 'seq', 'stream', 'stream-errors', 'unbuffered', 'args', 'jsonargs', 'help', 'version'],
+    longValue: ['indent', 'from-file'],
+    longTwoValues: ['arg', 'argjson', 'slurpfile', 'rawfile'],
+  }),
+  od: withSpec({
+    short: 'bcdfilosxv',
+    shortValue: 'AjNSt',
+    shortOptional: 'w',
+    long: ['output-duplicates', 'traditional', 'help', 'version'],
+    longValue: ['address-radix', 'skip-bytes', 'read-bytes', 'format', 'endian'],
+    longOptional: ['strings', 'width'],
+  }),
+  hexdump: withSpec({ short: 'bcCdoxv', shortValue: 'efns' }),
+  env: noArguments,
+  printenv: withSpec({ short: '0', long: ['null', 'help', 'version'] }),
+};

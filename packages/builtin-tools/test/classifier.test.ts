@@ -1,0 +1,280 @@
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { NodeFileSystem } from '@openwork/fs-backend/node';
+import { PathGuard } from '@openwork/path-guard';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCommandClassifier, decideBashCommand, READ_ONLY_PROGRAMS } from '../src/index.ts';
+import type { CommandClassifier } from '../src/index.ts';
+
+type Mode = 'default' | 'acceptEdits';
+/** [command, mode, verdict, the rule when allowed or a fragment of the reason when it asks] */
+type Case = readonly [string, Mode, 'allow' | 'ask', string];
+
+const D: Mode = 'default';
+const E: Mode = 'acceptEdits';
+
+const CASES: readonly Case[] = [
+  // The read-only list, with its rules.
+  ['ls -la', D, 'allow', 'read_only:ls'],
+  ['ls -la src | head -20', D, 'allow', 'read_only:ls, read_only:head'],
+  ['cat README.md', D, 'allow', 'read_only:cat'],
+  ['head -n 5 a.txt && tail -5 a.txt', D, 'allow', 'read_only:head, read_only:tail'],
+  ['wc -l src/*.ts', D, 'allow', 'read_only:wc'],
+  ['pwd; echo done', D, 'allow', 'read_only:pwd, read_only:echo'],
+  ['grep -rn "TODO" src || true', D, 'allow', 'read_only:grep, read_only:true'],
+  ["rg -n 'fn main' --type rust", D, 'allow', 'read_only:rg'],
+  ['find . -name "*.ts" -type f -maxdepth 3', D, 'allow', 'read_only:find'],
+  ['find src \\( -name a -o -name b \\) -print', D, 'allow', 'read_only:find'],
+  ['git status --short', D, 'allow', 'read_only:git status'],
+  ['git log --oneline -5', D, 'allow', 'read_only:git log'],
+  ['git --no-pager diff HEAD~1 -- src', D, 'allow', 'read_only:git diff'],
+  ['git show HEAD:README.md', D, 'allow', 'read_only:git show'],
+  ["sed -n '1,20p' file.txt", D, 'allow', 'read_only:sed'],
+  ["sed -e 's/foo/bar/g' -e '/^#/d' a", D, 'allow', 'read_only:sed'],
+  ['sort -u names.txt | uniq -c', D, 'allow', 'read_only:sort, read_only:uniq'],
+  ['cat a.txt 2>/dev/null', D, 'allow', 'read_only:cat'],
+  ['ls missing 2>&1', D, 'allow', 'read_only:ls'],
+  ['wc -c < input.txt', D, 'allow', 'read_only:wc'],
+  ["echo 'rm -rf /'", D, 'allow', 'read_only:echo'],
+  ['echo "$HOME is \\$HOME"', D, 'ask', 'expansion'],
+  ["jq -r '.name' package.json", D, 'allow', 'read_only:jq'],
+  ['cd packages && ls', D, 'allow', 'read_only:cd, read_only:ls'],
+  ['date +%Y-%m-%d', D, 'allow', 'read_only:date'],
+  ['\\ls -l', D, 'allow', 'read_only:ls'],
+  ['ls # a comment', D, 'allow', 'read_only:ls'],
+
+  // rm and friends hidden in substitutions, lists and redirections.
+  ['echo $(rm -rf /)', D, 'ask', 'command substitution'],
+  ['echo `rm -rf /`', D, 'ask', 'command substitution'],
+  ['echo "$(rm -rf /)"', D, 'ask', 'command substitution'],
+  ['ls; rm -rf /', D, 'ask', 'rm changes files'],
+  ['ls && rm -rf build', D, 'ask', 'rm changes files'],
+  ['ls || rm x', D, 'ask', 'rm changes files'],
+  ['cat <(rm x)', D, 'ask', 'process substitution'],
+  ['echo hi > out.txt', D, 'ask', 'may write a file'],
+  ['echo hi >> out.txt', D, 'ask', 'may write a file'],
+  ['ls &> listing.txt', D, 'ask', 'may write a file'],
+  ['cat <<EOF\nhello\nEOF', D, 'ask', 'here-document'],
+  ['cat <<< "hello"', D, 'ask', 'here-string'],
+  ['ls &', D, 'ask', 'background'],
+  ['(rm -rf build)', D, 'ask', 'subshell'],
+  ['{ rm x; }', D, 'ask', 'group'],
+  ['f() { rm x; }; f', D, 'ask', 'function'],
+  ['if true; then rm x; fi', D, 'ask', 'if statement'],
+  ['for f in *; do rm "$f"; done', D, 'ask', 'loop'],
+
+  // Flags that turn a reader into a writer or a runner.
+  ['find . -delete', D, 'ask', 'find -delete removes'],
+  ['find . -name "*.o" -exec rm {} \\;', D, 'ask', 'find -exec runs'],
+  ['find . -execdir rm {} +', D, 'ask', 'find -execdir runs'],
+  ['find . -ok rm {} \\;', D, 'ask', 'find -ok runs'],
+  ['find . -fprint out.txt', D, 'ask', 'find -fprint writes'],
+  ['sed -i s/a/b/ file', D, 'ask', 'sed -i edits'],
+  ['sed --in-place=.bak s/a/b/ file', D, 'ask', 'sed --in-place edits'],
+  ["sed 's/a/b/w out.txt' file", D, 'ask', 'writes a file'],
+  ["sed '1w out.txt' file", D, 'ask', 'sed w writes'],
+  ["sed 's/.*/id/e' file", D, 'ask', 'runs the pattern space'],
+  ['sed -f script.sed file', D, 'ask', 'sed -f reads a script'],
+  ['rg --pre ./evil.sh pattern', D, 'ask', 'rg --pre runs'],
+  ['rg --pre=./evil.sh pattern', D, 'ask', 'rg --pre runs'],
+  ['rg -z pattern', D, 'ask', 'decompression'],
+  ['git -c core.pager=evil log', D, 'ask', 'git -c sets configuration'],
+  ['git -ccore.pager=evil log', D, 'ask', 'git -c sets configuration'],
+  ['git --config-env=core.pager=X log', D, 'ask', 'config-env'],
+  ['git log --output=/tmp/x', D, 'ask', 'writes its output to a file'],
+  ['git diff --output /tmp/x', D, 'ask', 'writes its output to a file'],
+  ['git diff --ext-diff', D, 'ask', 'external diff'],
+  ['git -p log', D, 'ask', 'pager'],
+  ['git push origin main', D, 'ask', 'git push is not on the read-only list'],
+  ['git commit -m x', D, 'ask', 'git commit is not on the read-only list'],
+  ['sort -o out.txt in.txt', D, 'ask', 'sort -o writes'],
+  ['sort --compress-program=sh in.txt', D, 'ask', 'runs another program'],
+  ['uniq in.txt out.txt', D, 'ask', 'second operand'],
+  ['tree -o out.txt', D, 'ask', 'tree -o writes'],
+  ['date -s "2020-01-01"', D, 'ask', 'sets the system clock'],
+  ['printf -v x hi', D, 'ask', 'assigns a shell variable'],
+  ['ls --unknown-flag', D, 'ask', 'not a known-safe flag'],
+
+  // Wrappers that run their arguments.
+  ['env rm x', D, 'ask', 'env with arguments'],
+  ['xargs rm < list.txt', D, 'ask', 'xargs is not on the read-only list'],
+  ['ls | xargs rm', D, 'ask', 'xargs is not on the read-only list'],
+  ['sudo ls', D, 'ask', 'sudo is not on the read-only list'],
+  ['timeout 5 ls', D, 'ask', 'timeout is not on the read-only list'],
+  ['nohup ls', D, 'ask', 'nohup is not on the read-only list'],
+  ['echo hi | tee out.txt', D, 'ask', 'tee is not on the read-only list'],
+  ['bash -c "rm x"', D, 'ask', 'bash is not on the read-only list'],
+  ['sh -c ls', D, 'ask', 'sh is not on the read-only list'],
+  ['eval "rm x"', D, 'ask', 'eval is not on the read-only list'],
+  ['source ./script.sh', D, 'ask', 'source is not on the read-only list'],
+  ['. ./script.sh', D, 'ask', '. is not on the read-only list'],
+  ['exec ls', D, 'ask', 'exec is not on the read-only list'],
+  ['command rm x', D, 'ask', 'command is not on the read-only list'],
+  ["awk '{ system(\"rm x\") }' f", D, 'ask', 'awk is not on the read-only list'],
+  ['node -e "1"', D, 'ask', 'node is not on the read-only list'],
+
+  // Variables and quoting tricks.
+  ['$CMD file', D, 'ask', 'expansion'],
+  ['ls $DIR', D, 'ask', 'expansion'],
+  ['ls ${DIR}', D, 'ask', 'expansion'],
+  ['X=1 ls', D, 'ask', 'assignment'],
+  ['export PAGER=evil', D, 'ask', 'declaration'],
+  ["'r''m' -rf /", D, 'ask', 'rm changes files'],
+  ['r\\m -rf /', D, 'ask', 'rm changes files'],
+  ['"rm" x', D, 'ask', 'rm changes files'],
+  ["$'\\x72m' x", D, 'ask', 'quoting'],
+  ['find . {-delete,}', D, 'ask', 'brace expansion'],
+  ['rg x *', D, 'ask', 'starts with a glob'],
+  ['ls *', D, 'ask', 'starts with a glob'],
+  ['ls ./*', D, 'allow', 'read_only:ls'],
+  ['echo $((1+2))', D, 'ask', 'arithmetic'],
+  ['ls "unterminated', D, 'ask', 'could not read'],
+  ['ls |& cat', D, 'ask', '|&'],
+  ['! ls', D, 'ask', 'negated'],
+  ['[ -f x ] && ls', D, 'ask', 'test'],
+  ['', D, 'ask', 'empty'],
+  ['ls\nrm x', D, 'ask', 'rm changes files'],
+
+  // The acceptEdits filesystem gate (paths are checked by decideBashCommand).
+  ['mkdir -p build/out', E, 'allow', 'filesystem_gate:mkdir'],
+  ['touch notes.md', E, 'allow', 'filesystem_gate:touch'],
+  ['cp -r src backup && ls backup', E, 'allow', 'filesystem_gate:cp, read_only:ls'],
+  ['mv a.txt b.txt', E, 'allow', 'filesystem_gate:mv'],
+  ['rm -f build/*.o', E, 'allow', 'filesystem_gate:rm'],
+  ['rm -rf build', E, 'allow', 'filesystem_gate:rm'],
+  ['mkdir -p build', D, 'ask', 'only in acceptEdits mode'],
+  ['rm --no-preserve-root -rf /', E, 'ask', 'never run on its own'],
+  ['rm -rf ~/x', E, 'ask', '~'],
+  ['rm -rf *', E, 'ask', 'starts with a glob'],
+  ['rm -rf src/*/build', E, 'ask', 'before the last /'],
+  ['cp -l a b', E, 'ask', 'hard links'],
+  ['cp -s a b', E, 'ask', 'symbolic links'],
+  ['ln -s /etc/passwd x', E, 'ask', 'ln is not on the read-only list or the filesystem gate'],
+  ['chmod +x a.sh', E, 'ask', 'chmod is not on the read-only list or the filesystem gate'],
+  ['cd /tmp && rm -rf x', E, 'ask', 'a cd in the same line'],
+  ['rm', E, 'ask', 'without an operand'],
+  ['touch -r /etc/passwd x', E, 'ask', 'touch -r'],
+  ['rm $(cat list)', E, 'ask', 'command substitution'],
+  ['mv a b > log.txt', E, 'ask', 'may write a file'],
+];
+
+let classifier: CommandClassifier;
+beforeAll(async () => {
+  classifier = await createCommandClassifier();
+});
+
+describe('the bash effect classifier (seed §8, permissions §2.3 and §4.8)', () => {
+  it(`has a case table of at least 60 commands (${CASES.length})`, () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(CASES.map(([command, mode]) => `${mode}\u0000${command}`)).size).toBe(CASES.length);
+  });
+
+  it.each(CASES)('%j (%s) → %s: %s', (command, mode, verdict, detail) => {
+    const result = classifier.classify(command, { mode });
+    expect(result.verdict, result.reason).toBe(verdict);
+    if (verdict === 'allow') {
+      expect(result.rule).toBe(detail);
+      expect(result.list).toBe(detail.includes('filesystem_gate') ? 'filesystem_gate' : 'read_only');
+    } else {
+      expect(result.rule).toBe('ask');
+      expect(result.list).toBeNull();
+      expect(result.reason).toContain(detail);
+    }
+  });
+
+  it('returns the words each command receives, after quote removal', () => {
+    const result = classifier.classify(`grep -n 'a b' "c d" e\\ f | wc -l`, { mode: 'default' });
+    expect(result.commands.map((command) => command.argv)).toEqual([
+      ['grep', '-n', 'a b', 'c d', 'e f'],
+      ['wc', '-l'],
+    ]);
+  });
+
+  it('collects the paths of gate commands, and the directory of a glob operand', () => {
+    const result = classifier.classify('mkdir -p out/a && cp -t out src/x.ts && rm -r build/*.o', { mode: 'acceptEdits' });
+    expect(result.writePaths).toEqual(['out/a', 'src/x.ts', 'out', 'build']);
+    expect(result.recursivePaths).toEqual(['build']);
+  });
+
+  it('never allows a line in which any command is off the read-only list (property)', () => {
+    const allowed = ['ls', 'cat a', 'git status', 'echo hi', 'wc -l x'];
+    const denied = ['rm x', 'tee f', 'bash -c ls', 'xargs rm', 'env rm x', 'echo $(id)', 'echo hi > f', 'find . -delete', 'sed -i s/a/b/ f'];
+    const separator = fc.constantFrom(' && ', ' || ', '; ', ' | ', '\n');
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...allowed), { maxLength: 4 }), fc.constantFrom(...denied), fc.array(fc.constantFrom(...allowed), { maxLength: 4 }), separator, (before, bad, after, join) => {
+        const command = [...before, bad, ...after].join(join);
+        expect(classifier.classify(command, { mode: 'default' }).verdict).toBe('ask');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps its read-only list closed: no program that runs or writes is on it', () => {
+    for (const program of ['rm', 'mv', 'cp', 'tee', 'xargs', 'bash', 'sh', 'eval', 'source', 'awk', 'perl', 'python', 'node', 'sudo', 'timeout', 'nohup', 'ln', 'chmod', 'dd']) {
+      expect(Object.hasOwn(READ_ONLY_PROGRAMS, program), program).toBe(false);
+    }
+  });
+});
+
+describe('the filesystem gate checks its paths with the path guard', () => {
+  let root: string;
+  let outside: string;
+  let paths: PathGuard;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'ow-gate-'));
+    outside = await mkdtemp(join(tmpdir(), 'ow-gate-outside-'));
+    await mkdir(join(root, 'work'));
+    await mkdir(join(root, 'build'));
+    await writeFile(join(outside, 'secret.txt'), 'keep');
+    await symlink(outside, join(root, 'work', 'escape'));
+    await symlink(join(outside, 'secret.txt'), join(root, 'work', 'secret-link'));
+    paths = await PathGuard.create({ workingDirectory: join(root, 'work'), writableRoots: [join(root, 'build')], probe: new NodeFileSystem() });
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  const decide = (command: string, mode: Mode = 'acceptEdits') =>
+    decideBashCommand(classifier, paths, { kind: 'execute', command, cwd: paths.workingDirectory }, mode);
+
+  it('allows a gate command whose paths are all inside writable roots, with the rule', async () => {
+    expect(await decide(`mkdir -p out && touch out/a && rm -rf ${join(root, 'build', 'cache')}`)).toEqual({
+      verdict: 'allow',
+      reason: 'every command is on the read-only list or the acceptEdits filesystem gate',
+      rule: 'filesystem_gate:mkdir, filesystem_gate:touch, filesystem_gate:rm',
+    });
+  });
+
+  it.each([
+    ['a relative path that climbs out', 'rm -f ../../x', 'outside_root'],
+    ['an absolute path outside', 'touch @OUT/new.txt', 'outside_root'],
+    ['a symlinked directory leading outside', 'rm -f escape/secret.txt', 'outside_root'],
+    ['a symlink to a file outside', 'cp a.txt secret-link', 'outside_root'],
+    ['a glob in a directory outside', 'rm -f @OUT/*.txt', 'outside_root'],
+    ['the source of a move from outside', 'mv @OUT/secret.txt here.txt', 'outside_root'],
+  ])('asks for %s', async (_name, command, kind) => {
+    const decision = await decide(command.replaceAll('@OUT', outside));
+    expect(decision.verdict).toBe('ask');
+    expect(decision.rule).toBe('ask');
+    expect(decision.reason).toContain(`not inside a writable root (${kind})`);
+  });
+
+  it('asks before rm -r of a root, whatever the spelling', async () => {
+    for (const command of ['rm -rf .', 'rm -r ./', `rm -rf ${join(root, 'build')}`, 'rm -R ../work']) {
+      const decision = await decide(command);
+      expect(decision.verdict, command).toBe('ask');
+      expect(decision.reason, command).toContain('would remove a root');
+    }
+    expect((await decide('rm -f .')).verdict).toBe('allow');
+  });
+
+  it('a read-only command is allowed in either mode; the gate only in acceptEdits', async () => {
+    expect(await decide('ls -la', 'default')).toMatchObject({ verdict: 'allow', rule: 'read_only:ls' });
+    expect(await decide('touch x', 'default')).toMatchObject({ verdict: 'ask', rule: 'ask' });
+  });
+});
