@@ -109,7 +109,7 @@ export default tseslint.config(
   },
   {
     // Build configuration is not package code: it may reach the shared root config.
-    files: ['packages/*/vitest.config.ts'],
+    files: ['packages/*/vitest.config.ts', 'tools/*/vitest.config.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
