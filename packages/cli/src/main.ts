@@ -1,6 +1,7 @@
 import { text } from 'node:stream/consumers';
 import { parseArgs } from './args.ts';
 import { callCommand, type CommandIo } from './call-command.ts';
+import { mcpCommand } from './mcp/mcp-command.ts';
 import { toolsCommand } from './tools-command.ts';
 import { undoCommand } from './undo-command.ts';
 import { USAGE, UsageError } from './usage-error.ts';
@@ -30,7 +31,7 @@ export async function runCli(argv: readonly string[], io: CommandIo = defaultIo(
       case 'undo':
         return await undoCommand(options, io);
       case 'mcp':
-        throw new UsageError(`${options.subcommand} is not available in this build`);
+        return await mcpCommand(options, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

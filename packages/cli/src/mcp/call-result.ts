@@ -1,0 +1,26 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toModelResult, type ToolProgress, type ToolResult } from '@openwork/tool-contract';
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * CONTRACT.md §4: the output as text, isError for error and denied results,
+ * data as structured content; never the artifacts (seed §10).
+ */
+export function toMcpCallResult(result: ToolResult): CallToolResult {
+  const model = toModelResult(result);
+  const data: unknown = result.data;
+  return {
+    content: [{ type: 'text', text: model.content }],
+    isError: model.isError,
+    // A round trip drops what JSON cannot carry (undefined fields), as the wire would.
+    ...(isJsonObject(data) ? { structuredContent: JSON.parse(JSON.stringify(data)) as Record<string, unknown> } : {}),
+  };
+}
+
+/** The text a progress notification carries for one event of the call. */
+export function progressMessage(event: ToolProgress): string {
+  return event.kind === 'message' ? event.message : event.chunk;
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { TurnScope, type ToolProgress, type ToolResult, type ToolSessionContext } from '@openwork/tool-contract';
+import type { Authorize, FinalizedToolset } from '@openwork/toolset-finalizer';
+import { progressMessage, toMcpCallResult } from './call-result.ts';
+
+export interface ToolServerOptions<Session extends ToolSessionContext> {
+  readonly toolset: FinalizedToolset<Session>;
+  readonly authorize: Authorize;
+  readonly version: string;
+  /** The deadline of each call (`--timeout-ms`). */
+  readonly timeoutMs?: number;
+  /** Sees every result before it is sent, e.g. to journal its artifacts. */
+  readonly onResult?: (result: ToolResult) => Promise<void>;
+  /** Diagnostics; stdout carries protocol messages only. */
+  readonly log: (text: string) => void;
+}
+
+export interface ToolServer {
+  readonly server: Server;
+  /** Resolves when every call that has started has ended. */
+  readonly settled: () => Promise<void>;
+}
+
+/** The MCP tool list: the finalized definitions as they are, as `tools --json` prints them. */
+function listedTools<Session extends ToolSessionContext>(toolset: FinalizedToolset<Session>): Tool[] {
+  return toolset.genericDefinitions().map((definition) => ({
+    name: definition.name,
+    description: definition.description,
+    inputSchema: definition.inputSchema as Tool['inputSchema'],
+  }));
+}
+
+/**
+ * A low-level MCP server over one finalized toolset: the advertised list and
+ * the dispatch are the same toolset (seed §6), each `tools/call` is one call.
+ */
+export function createToolServer<Session extends ToolSessionContext>(options: ToolServerOptions<Session>): ToolServer {
+  const { toolset } = options;
+  const server = new Server({ name: 'openwork-tools', version: options.version }, { capabilities: { tools: { listChanged: false } } });
+  const running = new Set<Promise<unknown>>();
+  const tools = listedTools(toolset);
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
+    const token = request.params._meta?.progressToken;
+    let sent = 0;
+    const progress =
+      token === undefined
+        ? undefined
+        : (event: ToolProgress) =>
+            extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++sent, message: progressMessage(event) } });
+    // seed §5: a cancelled request (or a closed connection) aborts this call's signal.
+    const turn = new TurnScope(extra.signal);
+    const active = turn.startCall({
+      callId: randomUUID(),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(progress ? { progress } : {}),
+    });
+    const call = (async () => {
+      let result: ToolResult;
+      try {
+        result = await toolset.call(request.params.name, request.params.arguments ?? {}, active.context, { authorize: options.authorize });
+      } finally {
+        active.end();
+      }
+      if (options.onResult) {
+        await options.onResult(result).catch((error: unknown) => {
+          options.log(`openwork-tools mcp: ${result.tool} ${result.callId}: ${error instanceof Error ? error.message : String(error)}\n`);
+        });
+      }
+      return toMcpCallResult(result);
+    })();
+    running.add(call);
+    const forget = () => running.delete(call);
+    void call.then(forget, forget);
+    return call;
+  });
+
+  server.onerror = (error) => options.log(`openwork-tools mcp: ${error.message}\n`);
+
+  return {
+    server,
+    settled: async () => {
+      await Promise.allSettled([...running]);
+    },
+  };
+}
