@@ -51,8 +51,10 @@ export const bashTool = defineTool({
         cwd: session.workingDirectory,
         env: commandEnvironment(session.environment),
         signal: own.signal,
-        onStdout: (chunk) => progress({ kind: 'stdout', chunk }),
-        onStderr: (chunk) => progress({ kind: 'stderr', chunk }),
+        // Decoding for progress costs as much as the capture itself: only when someone listens.
+        ...(call.progress === undefined
+          ? {}
+          : { onStdout: (chunk: string) => progress({ kind: 'stdout', chunk }), onStderr: (chunk: string) => progress({ kind: 'stderr', chunk }) }),
       });
       const lines = [headline(exit, timeoutMs), ...stream('stdout', exit.stdout), ...stream('stderr', exit.stderr)];
       if (exit.stdout.totalBytes === 0 && exit.stderr.totalBytes === 0) lines.push('(no output)');
