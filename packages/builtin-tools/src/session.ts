@@ -12,12 +12,18 @@ export interface ToolLimits {
   readonly maxReadFileBytes: number;
   /** read: characters kept of one line; the rest is cut and the output says so. */
   readonly maxLineChars: number;
+  /** grep: files above this are skipped, and counted in `skipped.tooLarge`. */
+  readonly maxSearchFileBytes: number;
+  /** grep/glob: directory reads and file reads in flight at once. */
+  readonly searchConcurrency: number;
 }
 
 export const DEFAULT_LIMITS: ToolLimits = Object.freeze({
   maxContentBytes: 1024 * 1024,
   maxReadFileBytes: 16 * 1024 * 1024,
   maxLineChars: 2000,
+  maxSearchFileBytes: 4 * 1024 * 1024,
+  searchConcurrency: 8,
 });
 
 /**

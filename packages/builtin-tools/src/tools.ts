@@ -1,6 +1,8 @@
 import { adaptTool, type DynTool } from '@openwork/tool-contract';
 import { bashTool } from './bash/bash.ts';
 import { editTool } from './edit/edit.ts';
+import { globTool } from './glob/glob.ts';
+import { grepTool } from './grep/grep.ts';
 import { listTool } from './list/list.ts';
 import { readTool } from './read/read.ts';
 import type { BuiltinSession } from './session.ts';
@@ -8,5 +10,5 @@ import { writeTool } from './write/write.ts';
 
 /** The built-in tools in their advertised order (seed §9). */
 export function builtinTools(): DynTool<BuiltinSession>[] {
-  return [adaptTool(readTool), adaptTool(writeTool), adaptTool(editTool), adaptTool(listTool), adaptTool(bashTool)];
+  return [adaptTool(readTool), adaptTool(writeTool), adaptTool(editTool), adaptTool(grepTool), adaptTool(globTool), adaptTool(listTool), adaptTool(bashTool)];
 }

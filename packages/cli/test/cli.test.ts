@@ -37,10 +37,10 @@ afterAll(() => rm(base, { recursive: true, force: true }));
 describe('openwork-tools (CONTRACT.md §4)', () => {
   it('tools --json prints the finalized definitions; readOnly leaves out the writing tools', async () => {
     const all = JSON.parse((await run(['tools', '--json'])).stdout) as { tools: { name: string; id: string; inputSchema: object }[] };
-    expect(all.tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'list', 'bash']);
+    expect(all.tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash']);
     expect(all.tools[0]).toMatchObject({ name: 'read', id: 'filesystem/read', risk: 'read' });
     const readOnly = JSON.parse((await run(['tools', '--json', '--mode', 'readOnly'])).stdout) as { tools: { name: string }[] };
-    expect(readOnly.tools.map((tool) => tool.name)).toEqual(['read', 'list']);
+    expect(readOnly.tools.map((tool) => tool.name)).toEqual(['read', 'grep', 'glob', 'list']);
   });
 
   it('call: ok exits 0, unknown_tool and invalid_input exit 1, bad flags and non-JSON exit 2 with one line', async () => {

@@ -1,0 +1,183 @@
+import { defineTool, isToolError } from '@openwork/tool-contract';
+import Type from 'typebox';
+import { descriptions } from '../descriptions.generated.ts';
+import type { BuiltinSession } from '../session.ts';
+import { BoundedSortedList } from '../search/bounded-sorted.ts';
+import { grepGlobFilter } from '../search/path-filter.ts';
+import { compileSearchPattern, type SearchPattern } from '../search/regex.ts';
+import { throwIfAborted, walk, type WalkFile } from '../search/walk.ts';
+import { compareBytes } from '../shared/text.ts';
+import { formatGrep, type GrepFindings } from './format.ts';
+
+export const GrepInput = Type.Object({
+  pattern: Type.String({ minLength: 1, description: 'Regular expression (RE2 syntax) searched for in each line.' }),
+  path: Type.Optional(Type.String({ description: 'File or directory to search; default: the working directory.' })),
+  glob: Type.Optional(
+    Type.String({ minLength: 1, description: 'Only files matching this glob: without a `/` it matches the file name at any depth (`*.ts`), with one the path relative to `path` (`src/**/*.ts`).' }),
+  ),
+  mode: Type.Optional(
+    Type.Union([Type.Literal('content'), Type.Literal('files_with_matches'), Type.Literal('count')], {
+      description: '`files_with_matches` (default): the files; `content`: the matching lines; `count`: matching lines per file.',
+    }),
+  ),
+  caseInsensitive: Type.Optional(Type.Boolean({ description: 'Match regardless of case; default false.' })),
+  context: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: 'content mode: lines shown before and after each match, 0–20; default 0.' })),
+  maxResults: Type.Optional(Type.Integer({ minimum: 1, description: 'Most results (lines in content mode, files otherwise); default 100.' })),
+  includeIgnored: Type.Optional(Type.Boolean({ description: 'Also search files that .gitignore / .ignore exclude; .git/ is never searched. Default false.' })),
+});
+
+export type GrepMode = 'content' | 'files_with_matches' | 'count';
+
+export interface GrepLine {
+  readonly line: number;
+  readonly text: string;
+}
+
+export interface GrepMatch {
+  readonly path: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly text: string;
+  /** With `context`: the lines just before and after, as far as the file goes. */
+  readonly before?: readonly GrepLine[];
+  readonly after?: readonly GrepLine[];
+}
+
+export interface GrepSkipped {
+  readonly binary: number;
+  readonly tooLarge: number;
+  readonly unreadable: number;
+}
+
+export type GrepData =
+  | { readonly matches: readonly GrepMatch[]; readonly truncated: boolean; readonly skipped: GrepSkipped }
+  | { readonly files: readonly string[]; readonly truncated: boolean; readonly skipped: GrepSkipped }
+  | { readonly counts: readonly { readonly path: string; readonly count: number }[]; readonly truncated: boolean; readonly skipped: GrepSkipped };
+
+/** Binary detection as git and ripgrep do it: a NUL in the first 8 KiB. */
+const BINARY_SNIFF_BYTES = 8 * 1024;
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+
+interface Hit {
+  readonly path: string;
+  readonly line: number;
+  readonly match?: GrepMatch;
+  readonly count?: number;
+}
+
+function compareHits(left: Hit, right: Hit): number {
+  return compareBytes(left.path, right.path) || left.line - right.line;
+}
+
+export const grepTool = defineTool({
+  id: 'filesystem/grep',
+  name: 'grep',
+  description: descriptions.grep,
+  risk: 'read',
+  input: GrepInput,
+  effect: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
+  execute: async (session: BuiltinSession, call, input) => {
+    const mode: GrepMode = input.mode ?? 'files_with_matches';
+    const maxResults = input.maxResults ?? 100;
+    const context = mode === 'content' ? (input.context ?? 0) : 0;
+    const pattern = compileSearchPattern(input.pattern, { caseInsensitive: input.caseInsensitive ?? false });
+    const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
+    const filter = input.glob === undefined ? undefined : grepGlobFilter(input.glob);
+    // One more than asked, so `truncated` means "at least one more result exists".
+    const kept = new BoundedSortedList<Hit>({ capacity: maxResults + 1, compare: compareHits });
+    const skipped = { binary: 0, tooLarge: 0, unreadable: 0 };
+    const literal = pattern.requiredLiteral === undefined ? undefined : Buffer.from(pattern.requiredLiteral, 'utf8');
+
+    const visitFile = async (file: WalkFile) => {
+      const { maxSearchFileBytes } = session.limits;
+      if (file.size !== undefined && file.size > maxSearchFileBytes) {
+        skipped.tooLarge += 1;
+        return;
+      }
+      let bytes: Uint8Array;
+      try {
+        bytes = await session.filesystem.readFile(file.path, { maxBytes: maxSearchFileBytes, signal: call.signal });
+      } catch (error) {
+        throwIfAborted(call.signal, 'searching');
+        if (!isToolError(error)) throw error;
+        if (error.kind === 'too_large') skipped.tooLarge += 1;
+        else if (error.kind !== 'not_found') skipped.unreadable += 1;
+        return;
+      }
+      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+        skipped.binary += 1;
+        return;
+      }
+      // Regex safety and speed: a file without the pattern's required literal is never decoded.
+      if (literal !== undefined && buffer.indexOf(literal) === -1) return;
+      searchText(decoder.decode(buffer), { path: file.displayPath, pattern, mode, context, kept });
+    };
+
+    const report = await walk({
+      paths: session.paths,
+      filesystem: session.filesystem,
+      root,
+      includeIgnored: input.includeIgnored ?? false,
+      concurrency: session.limits.searchConcurrency,
+      signal: call.signal,
+      ...(filter ? { includeFile: filter.includeFile, enterDirectory: filter.enterDirectory } : {}),
+      beyondBound: (sortKey) => {
+        const last = kept.last;
+        return kept.full && last !== undefined && compareBytes(sortKey, last.path) > 0;
+      },
+      visitFile,
+    });
+    skipped.unreadable += report.unreadableDirectories;
+    const hits = kept.items.slice(0, maxResults);
+    const findings: GrepFindings = {
+      mode,
+      pattern: input.pattern,
+      root: root.displayPath,
+      truncated: kept.items.length > maxResults,
+      skipped,
+      matches: hits.flatMap((hit) => (hit.match ? [hit.match] : [])),
+      files: hits.map((hit) => hit.path),
+      counts: hits.map((hit) => ({ path: hit.path, count: hit.count ?? 0 })),
+    };
+    return formatGrep(findings, session.limits);
+  },
+});
+
+/** Searches one decoded file line by line; stops as soon as nothing more from it can be kept. */
+function searchText(text: string, search: { path: string; pattern: SearchPattern; mode: GrepMode; context: number; kept: BoundedSortedList<Hit> }): void {
+  const { path, pattern, mode, context, kept } = search;
+  const lines = (text.startsWith('\uFEFF') ? text.slice(1) : text).split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const literal = pattern.requiredLiteral;
+  const lineAt = (index: number) => {
+    const raw = lines[index] ?? '';
+    return raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  };
+  let count = 0;
+  for (let index = 0; index < lines.length; index += 1) {
+    const raw = lines[index] ?? '';
+    if (literal !== undefined && !raw.includes(literal)) continue;
+    const line = lineAt(index);
+    if (!pattern.test(line)) continue;
+    if (mode === 'files_with_matches') {
+      kept.add({ path, line: 0 });
+      return;
+    }
+    if (mode === 'count') {
+      count += 1;
+      continue;
+    }
+    const numbered = (at: number): GrepLine => ({ line: at + 1, text: lineAt(at) });
+    const before = context > 0 ? range(Math.max(0, index - context), index).map(numbered) : undefined;
+    const after = context > 0 ? range(index + 1, Math.min(lines.length, index + 1 + context)).map(numbered) : undefined;
+    const match: GrepMatch = { path, line: index + 1, text: line, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+    // Refused means full of earlier hits: every later line of this file would be refused too.
+    if (!kept.add({ path, line: index + 1, match })) return;
+  }
+  if (count > 0) kept.add({ path, line: 0, count });
+}
+
+function range(start: number, end: number): number[] {
+  return Array.from({ length: Math.max(0, end - start) }, (_, offset) => start + offset);
+}
