@@ -38,6 +38,7 @@ export const depConstraints = [
       'layer:builtin-tools',
       'layer:finalizer',
       'layer:cli',
+      'layer:tooling',
     ],
   },
 ];

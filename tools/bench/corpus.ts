@@ -6,8 +6,8 @@ import { join } from 'node:path';
 
 /** Popular packages whose installed trees make a corpus of real source (with their dependencies). */
 export const CORPUS_PACKAGES = [
-  'typescript', 'next', '@mui/material', '@mui/icons-material', 'date-fns', 'lodash', 'rxjs', 'three',
-  'monaco-editor', 'aws-sdk', 'webpack', 'eslint', '@babel/core', '@angular/core', 'vue', 'antd', 'prettier',
+  'typescript', 'next', '@mui/material', 'date-fns', 'lodash', 'rxjs', 'three',
+  'monaco-editor', 'webpack', 'eslint', '@babel/core', '@angular/core', 'vue', 'antd', 'prettier',
   'core-js', 'react', 'react-dom',
 ] as const;
 

@@ -1,27 +1,52 @@
-// pnpm bench: our tools against ripgrep and the raw pipe, measured
-// alternately in the same run; prints a markdown table of medians and ratios.
-//   pnpm bench [--runs N] [--only name,name] [--quick]
+// pnpm bench: our tools against ripgrep, the raw pipe, plain node and the
+// reference MCP filesystem server, measured alternately in the same run,
+// from the packages as built and installed from their tarballs.
+//   pnpm bench [--runs N] [--only prefix,prefix] [--calls N]
 import { execFileSync, spawn } from 'node:child_process';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ensureCorpus, ensureIgnoredLogTrees } from './corpus.ts';
-import type { Measurement, MeasureSpec } from './measure.ts';
-import { median, mib, ms, ratio } from './stats.ts';
+import { fileURLToPath } from 'node:url';
+import { packAndInstall } from '@openwork/package-check';
+import { cacheDirectory, ensureCorpus, ensureIgnoredLogTrees } from './corpus.ts';
+import { median, mib, ms, percentile, ratio } from './stats.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
   const index = args.indexOf(name);
   return index === -1 ? undefined : args[index + 1];
 };
-const quick = args.includes('--quick');
-const runs = Number(flag('--runs') ?? (quick ? 1 : 5));
+const runs = Number(flag('--runs') ?? 5);
+const mcpCalls = Number(flag('--calls') ?? 1000);
 const only = flag('--only')?.split(',');
+const wanted = (name: string) => only === undefined || only.some((prefix) => name.startsWith(prefix));
 const log = (line: string) => console.error(`# ${line}`);
-
 const repository = fileURLToPath(new URL('../../', import.meta.url));
-const measureScript = fileURLToPath(new URL('./measure.ts', import.meta.url));
-const cliBin = fileURLToPath(new URL('../../packages/cli/bin/openwork-tools.js', import.meta.url));
+const here = fileURLToPath(new URL('./', import.meta.url));
+
+interface Measurement {
+  readonly ms: number;
+  readonly maxRssKiB: number;
+  readonly summary: string;
+}
+
+/** Builds every package and installs the tarballs (and the reference MCP server) into a fresh project. */
+async function install(): Promise<string> {
+  log('building the packages (nx run-many -t build)');
+  execFileSync('pnpm', ['exec', 'nx', 'run-many', '-t', 'build', '--outputStyle=static'], {
+    cwd: repository,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+  });
+  const base = join(cacheDirectory(), 'install');
+  await rm(base, { recursive: true, force: true });
+  await mkdir(base, { recursive: true });
+  log(`installing the tarballs into ${base}`);
+  const { project } = await packAndInstall(base, ['@modelcontextprotocol/server-filesystem@2026.8.31', '@modelcontextprotocol/sdk@^1.32.2']);
+  for (const script of ['measure.mjs', 'mcp-latency.mjs']) await copyFile(join(here, script), join(project, script));
+  return project;
+}
 
 /** Wall time of a command whose output is discarded. */
 function timeCommand(argv: readonly string[], cwd: string): Promise<number> {
@@ -30,64 +55,11 @@ function timeCommand(argv: readonly string[], cwd: string): Promise<number> {
     const child = spawn(argv[0] ?? '', argv.slice(1), { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
     child.once('error', reject);
     child.once('exit', (code) => {
-      // rg exits 1 when nothing matched; both are a finished search.
+      // rg exits 1 when nothing matched; that is a finished search too.
       if (code === 0 || (code === 1 && argv[0] === 'rg')) resolve(performance.now() - started);
       else reject(new Error(`${argv.join(' ')} exited ${code}`));
     });
   });
-}
-
-/** One in-process call of our tool in a fresh process: its own time and peak RSS. */
-function measureInProcess(spec: MeasureSpec): Measurement {
-  const stdout = execFileSync(process.execPath, ['--import', 'tsx', measureScript, JSON.stringify(spec)], { cwd: repository, encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Measurement;
-}
-
-interface Scenario {
-  readonly name: string;
-  readonly cwd: string;
-  readonly tool: string;
-  readonly input: Record<string, unknown>;
-  /** The baseline, measured alternately with ours: a command, or our own call in another tree. */
-  readonly baseline: readonly string[] | { readonly oursIn: string };
-  readonly baselineLabel: string;
-  /** Also measure ours through the command. */
-  readonly throughCommand: boolean;
-  readonly target: string;
-}
-
-interface Row {
-  readonly scenario: Scenario;
-  readonly ours: number;
-  readonly command: number | undefined;
-  readonly baseline: number;
-  readonly maxRssKiB: number;
-  readonly summary: string;
-}
-
-async function runScenario(scenario: Scenario): Promise<Row> {
-  const ours: number[] = [];
-  const command: number[] = [];
-  const baseline: number[] = [];
-  let maxRssKiB = 0;
-  let summary = '';
-  const { baseline: base } = scenario;
-  const measureBaseline = async () =>
-    Array.isArray(base) ? timeCommand(base, scenario.cwd) : measureInProcess({ cwd: (base as { oursIn: string }).oursIn, tool: scenario.tool, input: scenario.input }).ms;
-  // Warm the page cache for both sides before anything is counted.
-  await measureBaseline();
-  measureInProcess({ cwd: scenario.cwd, tool: scenario.tool, input: scenario.input });
-  for (let round = 0; round < runs; round += 1) {
-    baseline.push(await measureBaseline());
-    const measured = measureInProcess({ cwd: scenario.cwd, tool: scenario.tool, input: scenario.input });
-    ours.push(measured.ms);
-    maxRssKiB = Math.max(maxRssKiB, measured.maxRssKiB);
-    summary = measured.summary;
-    if (scenario.throughCommand) {
-      command.push(await timeCommand([process.execPath, cliBin, 'call', scenario.tool, JSON.stringify(scenario.input), '--cwd', scenario.cwd, '--json'], scenario.cwd));
-    }
-  }
-  return { scenario, ours: median(ours), command: command.length > 0 ? median(command) : undefined, baseline: median(baseline), maxRssKiB, summary };
 }
 
 function hasRipgrep(): boolean {
@@ -99,64 +71,149 @@ function hasRipgrep(): boolean {
   }
 }
 
+interface Scenario {
+  readonly name: string;
+  readonly cwd: string;
+  /** Our tool call, measured in-process in a fresh process; or, for startup, our command. */
+  readonly ours: { readonly tool: string; readonly input: Record<string, unknown> } | { readonly command: readonly string[] };
+  /** Also time our call through `openwork-tools call`. */
+  readonly throughCommand?: boolean;
+  /** A command, or our own call in another tree. */
+  readonly baseline: readonly string[] | { readonly oursIn: string };
+  readonly baselineLabel: string;
+  readonly target: string;
+}
+
+interface Row {
+  readonly scenario: Scenario;
+  readonly ours: number;
+  readonly command: number | undefined;
+  readonly baseline: number;
+  readonly maxRssKiB: number | undefined;
+  readonly summary: string;
+}
+
+const project = await install();
+const bin = join(project, 'node_modules', '@openwork', 'cli', 'dist', 'openwork-tools.js');
+
+function measureInProcess(cwd: string, tool: string, input: Record<string, unknown>): Measurement {
+  const stdout = execFileSync(process.execPath, [join(project, 'measure.mjs'), JSON.stringify({ cwd, tool, input })], { cwd: project, encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Measurement;
+}
+
+async function runScenario(scenario: Scenario): Promise<Row> {
+  const { ours, baseline } = scenario;
+  const oursOnce = async (cwd: string): Promise<Measurement> =>
+    'command' in ours ? { ms: await timeCommand(ours.command, cwd), maxRssKiB: Number.NaN, summary: '' } : measureInProcess(cwd, ours.tool, ours.input);
+  const baselineOnce = async (): Promise<number> => (Array.isArray(baseline) ? timeCommand(baseline, scenario.cwd) : (await oursOnce((baseline as { oursIn: string }).oursIn)).ms);
+  // Warm the page cache and both sides before anything is counted.
+  await baselineOnce();
+  await oursOnce(scenario.cwd);
+  const times: number[] = [];
+  const commandTimes: number[] = [];
+  const baselines: number[] = [];
+  let maxRssKiB = 0;
+  let summary = '';
+  for (let round = 0; round < runs; round += 1) {
+    baselines.push(await baselineOnce());
+    const measured = await oursOnce(scenario.cwd);
+    times.push(measured.ms);
+    maxRssKiB = Math.max(maxRssKiB, measured.maxRssKiB);
+    summary = measured.summary;
+    if (scenario.throughCommand === true && 'tool' in ours) {
+      commandTimes.push(await timeCommand([process.execPath, bin, 'call', ours.tool, JSON.stringify(ours.input), '--cwd', scenario.cwd, '--json'], scenario.cwd));
+    }
+  }
+  return {
+    scenario,
+    ours: median(times),
+    command: commandTimes.length > 0 ? median(commandTimes) : undefined,
+    baseline: median(baselines),
+    maxRssKiB: Number.isNaN(maxRssKiB) ? undefined : maxRssKiB,
+    summary,
+  };
+}
+
 const scenarios: Scenario[] = [];
-const BIG = 1_000_000;
-// rg is told to search what our grep searches: hidden files too, .gitignore without a git repository, no .git, the same size cap.
+const ALL = 1_000_000;
+// rg searches what our grep searches: hidden files too, .gitignore without a git repository, never .git, the same 4 MiB cap.
 const rg = (...rest: string[]) => ['rg', '--hidden', '--no-require-git', '-g', '!.git', '--max-filesize', '4M', ...rest];
 
-scenarios.push({
-  name: 'bash: yes | head -c 1G',
-  cwd: repository,
-  tool: 'bash',
-  input: { command: 'yes | head -c 1073741824', timeoutMs: 600_000 },
-  baseline: ['bash', '--noprofile', '--norc', '-c', 'yes | head -c 1073741824 > /dev/null'],
-  baselineLabel: 'raw pipe',
-  throughCommand: false,
-  target: '≤ 2.5×, RSS < 128 MiB',
-});
+scenarios.push(
+  {
+    name: 'bash: yes | head -c 1G',
+    cwd: project,
+    ours: { tool: 'bash', input: { command: 'yes | head -c 1073741824', timeoutMs: 600_000 } },
+    baseline: ['bash', '--noprofile', '--norc', '-c', 'yes | head -c 1073741824 > /dev/null'],
+    baselineLabel: 'raw pipe (to /dev/null)',
+    target: '≤ 2.5×, RSS < 128 MiB',
+  },
+  {
+    name: 'startup: tools --json',
+    cwd: project,
+    ours: { command: [process.execPath, bin, 'tools', '--json'] },
+    baseline: [process.execPath, '-e', '0'],
+    baselineLabel: 'node -e 0',
+    target: '≤ 2.5×',
+  },
+);
 
-const wantsSearch = only === undefined || only.some((name) => !name.startsWith('bash'));
-if (wantsSearch && !hasRipgrep()) {
-  log('ripgrep (rg) is not installed: apt-get install ripgrep; the search scenarios are skipped');
-} else if (wantsSearch) {
+const searchWanted = ['grep', 'glob', '.gitignore'].some(wanted);
+if (searchWanted && !hasRipgrep()) {
+  log('ripgrep (rg) is not installed (apt-get install ripgrep): the search scenarios are left out');
+} else if (searchWanted) {
   const corpus = await ensureCorpus(log);
   log(`corpus: ${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(0)} MB in ${corpus.root}`);
-  const root = corpus.root;
+  const cwd = corpus.root;
   scenarios.push(
-    { name: 'grep literal, files_with_matches', cwd: root, tool: 'grep', input: { pattern: 'createElement', maxResults: BIG }, baseline: rg('-l', '-F', 'createElement'), baselineLabel: 'rg -l', throughCommand: true, target: '≤ 1.5× / ≤ 2×' },
-    { name: 'grep regex, files_with_matches', cwd: root, tool: 'grep', input: { pattern: 'function\\s+use[A-Z]\\w+', maxResults: BIG }, baseline: rg('-l', 'function\\s+use[A-Z]\\w+'), baselineLabel: 'rg -l', throughCommand: true, target: '≤ 2× / ≤ 2.5×' },
-    { name: 'grep case-insensitive', cwd: root, tool: 'grep', input: { pattern: 'deprecated', caseInsensitive: true, maxResults: BIG }, baseline: rg('-l', '-i', 'deprecated'), baselineLabel: 'rg -l -i', throughCommand: true, target: '≤ 2× / ≤ 2.5×' },
-    { name: 'grep content mode', cwd: root, tool: 'grep', input: { pattern: 'TODO', mode: 'content', maxResults: BIG }, baseline: rg('-n', 'TODO'), baselineLabel: 'rg -n', throughCommand: true, target: '≤ 2.5× / ≤ 3×' },
-    { name: 'grep early stop at 100', cwd: root, tool: 'grep', input: { pattern: 'export' }, baseline: ['bash', '-c', `${rg('-l', 'export').map((word) => `'${word}'`).join(' ')} | head -100`], baselineLabel: 'rg -l | head -100', throughCommand: false, target: '≤ 1×' },
-    { name: 'glob **/*.js', cwd: root, tool: 'glob', input: { pattern: '**/*.js', maxResults: 2000 }, baseline: rg('--files', '-g', '*.js'), baselineLabel: "rg --files -g '*.js'", throughCommand: true, target: '≤ 1.5× / ≤ 2×' },
+    { name: 'grep literal, files_with_matches', cwd, ours: { tool: 'grep', input: { pattern: 'createElement', maxResults: ALL } }, throughCommand: true, baseline: rg('-l', '-F', 'createElement'), baselineLabel: 'rg -l -F', target: '≤ 1.5× / ≤ 2×' },
+    { name: 'grep regex, files_with_matches', cwd, ours: { tool: 'grep', input: { pattern: 'function\\s+use[A-Z]\\w+', maxResults: ALL } }, throughCommand: true, baseline: rg('-l', 'function\\s+use[A-Z]\\w+'), baselineLabel: 'rg -l', target: '≤ 2× / ≤ 2.5×' },
+    { name: 'grep case-insensitive', cwd, ours: { tool: 'grep', input: { pattern: 'deprecated', caseInsensitive: true, maxResults: ALL } }, throughCommand: true, baseline: rg('-l', '-i', 'deprecated'), baselineLabel: 'rg -l -i', target: '≤ 2× / ≤ 2.5×' },
+    { name: 'grep content mode', cwd, ours: { tool: 'grep', input: { pattern: 'TODO', mode: 'content', maxResults: ALL } }, throughCommand: true, baseline: rg('-n', 'TODO'), baselineLabel: 'rg -n', target: '≤ 2.5× / ≤ 3×' },
+    { name: 'grep early stop at 100', cwd, ours: { tool: 'grep', input: { pattern: 'export' } }, baseline: ['bash', '-c', `${rg('-l', 'export').map((word) => `'${word}'`).join(' ')} | head -100`], baselineLabel: 'rg -l | head -100', target: '≤ 1×' },
+    { name: 'glob **/*.js', cwd, ours: { tool: 'glob', input: { pattern: '**/*.js', maxResults: 2000 } }, throughCommand: true, baseline: rg('--files', '-g', '*.js'), baselineLabel: "rg --files -g '*.js'", target: '≤ 1.5× / ≤ 2×' },
   );
   const trees = await ensureIgnoredLogTrees(corpus, log);
   scenarios.push({
     name: '.gitignore hides a 200 MB log dir',
     cwd: trees.withLogs,
-    tool: 'grep',
-    input: { pattern: 'Observable', maxResults: BIG },
+    ours: { tool: 'grep', input: { pattern: 'Observable', maxResults: ALL } },
     baseline: { oursIn: trees.without },
-    baselineLabel: 'ours, same tree without the logs',
-    throughCommand: false,
+    baselineLabel: 'ours, the same tree without the logs',
     target: '≤ 1.1×',
   });
 }
 
-const selected = scenarios.filter((scenario) => only === undefined || only.some((name) => scenario.name.startsWith(name)));
 log(`${cpus().length} cores, node ${process.version}, ${runs} run(s) per scenario, medians`);
 const rows: Row[] = [];
-for (const scenario of selected) {
+for (const scenario of scenarios.filter((candidate) => wanted(candidate.name))) {
   log(`running: ${scenario.name}`);
   rows.push(await runScenario(scenario));
 }
-
-console.log(`| scenario | ours in-process | ours through the command | baseline | baseline time | ratio in-process | ratio command | peak RSS | target | result |`);
-console.log(`|---|---|---|---|---|---|---|---|---|---|`);
+const lines: string[] = [];
+lines.push('| scenario | ours (in-process) | ours (command) | baseline | baseline time | ratio | ratio (command) | peak RSS | target | result |');
+lines.push('|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
-  const { scenario } = row;
-  const inProcess = ratio(row.ours, row.baseline);
-  console.log(
-    `| ${scenario.name} | ${ms(row.ours)} | ${row.command === undefined ? '–' : ms(row.command)} | ${scenario.baselineLabel} | ${ms(row.baseline)} | ${inProcess} | ${row.command === undefined ? '–' : ratio(row.command, row.baseline)} | ${mib(row.maxRssKiB)} | ${scenario.target} | ${row.summary} |`,
+  lines.push(
+    `| ${row.scenario.name} | ${ms(row.ours)} | ${row.command === undefined ? '–' : ms(row.command)} | ${row.scenario.baselineLabel} | ${ms(row.baseline)} | ${ratio(row.ours, row.baseline)} | ${row.command === undefined ? '–' : ratio(row.command, row.baseline)} | ${row.maxRssKiB === undefined ? '–' : mib(row.maxRssKiB)} | ${row.scenario.target} | ${row.summary} |`,
   );
 }
+
+if (wanted('mcp')) {
+  log(`running: mcp round trip, ${mcpCalls} sequential reads each`);
+  const directory = join(cacheDirectory(), 'mcp-read');
+  await mkdir(directory, { recursive: true });
+  await writeFile(join(directory, 'small.txt'), 'a small file\n'.repeat(20));
+  const latency = (spec: Record<string, unknown>): number[] => {
+    const stdout = execFileSync(process.execPath, [join(project, 'mcp-latency.mjs'), JSON.stringify({ ...spec, calls: mcpCalls })], { cwd: project, encoding: 'utf8', maxBuffer: 1 << 24 });
+    return (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { samples: number[] }).samples;
+  };
+  const reference = join(project, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+  const theirs = latency({ command: process.execPath, args: [reference, directory], tool: 'read_text_file', arguments: { path: join(directory, 'small.txt') } });
+  const ours = latency({ command: process.execPath, args: [bin, 'mcp', '--cwd', directory], tool: 'read', arguments: { path: 'small.txt' } });
+  lines.push('', '| MCP tools/call round trip | p50 | p99 |', '|---|---|---|');
+  lines.push(`| openwork-tools mcp, read | ${ms(percentile(ours, 50))} | ${ms(percentile(ours, 99))} |`);
+  lines.push(`| @modelcontextprotocol/server-filesystem, read_text_file | ${ms(percentile(theirs, 50))} | ${ms(percentile(theirs, 99))} |`);
+  lines.push(`| ratio (target ≤ 1×) | ${ratio(percentile(ours, 50), percentile(theirs, 50))} | ${ratio(percentile(ours, 99), percentile(theirs, 99))} |`);
+}
+console.log(lines.join('\n'));

@@ -1,9 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { parseArgs } from './args.ts';
-import { callCommand, type CommandIo } from './call-command.ts';
-import { mcpCommand } from './mcp/mcp-command.ts';
-import { toolsCommand } from './tools-command.ts';
-import { undoCommand } from './undo-command.ts';
+import type { CommandIo } from './call-command.ts';
 import { USAGE, UsageError } from './usage-error.ts';
 
 function defaultIo(): CommandIo {
@@ -24,14 +21,15 @@ export async function runCli(argv: readonly string[], io: CommandIo = defaultIo(
       return 0;
     }
     switch (options.subcommand) {
+      // Each subcommand loads only what it needs: `tools` starts without the MCP SDK.
       case 'tools':
-        return await toolsCommand(options, io);
+        return await (await import('./tools-command.ts')).toolsCommand(options, io);
       case 'call':
-        return await callCommand(options, io);
+        return await (await import('./call-command.ts')).callCommand(options, io);
       case 'undo':
-        return await undoCommand(options, io);
+        return await (await import('./undo-command.ts')).undoCommand(options, io);
       case 'mcp':
-        return await mcpCommand(options, io);
+        return await (await import('./mcp/mcp-command.ts')).mcpCommand(options, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

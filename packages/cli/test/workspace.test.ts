@@ -47,3 +47,10 @@ describe('the workspace', () => {
     expect(lists).toMatchSnapshot();
   });
 });
+describe('the cli package', () => {
+  it('reports the version its package.json has', async () => {
+    const { VERSION } = await import('../src/version.ts');
+    const manifest = JSON.parse(await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string };
+    expect(VERSION).toBe(manifest.version);
+  });
+});

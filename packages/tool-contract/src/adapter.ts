@@ -36,14 +36,15 @@ export interface DynTool<Session extends ToolSessionContext = ToolSessionContext
 
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
 
-/** Wraps a typed tool; ajv compiles its schema once, here. */
+/** Wraps a typed tool; ajv compiles its schema once, at its first call (a listing never pays for it). */
 export function adaptTool<Input extends TObject, Output, Session extends ToolSessionContext>(
   tool: Tool<Input, Output, Session>,
 ): DynTool<Session> {
   // Unknown properties are rejected whatever the tool wrote: the advertised
   // schema and the validator are this one object.
   const inputSchema = Object.freeze({ ...tool.input, additionalProperties: false }) as Readonly<Record<string, unknown>>;
-  const validate: ValidateFunction = ajv.compile(inputSchema);
+  let compiled: ValidateFunction | undefined;
+  const validator = (): ValidateFunction => (compiled ??= ajv.compile(inputSchema));
   const definition: ToolDefinition = Object.freeze({
     name: tool.name,
     id: tool.id,
@@ -57,6 +58,7 @@ export function adaptTool<Input extends TObject, Output, Session extends ToolSes
   return Object.freeze({
     definition,
     prepare(session: Session, input: unknown, callId: string): PreparedCall | ErrorToolResult {
+      const validate = validator();
       if (!validate(input)) {
         return failure(callId, { kind: 'invalid_input', message: describeInvalid(tool.name, validate.errors ?? []) });
       }

@@ -1,47 +1,24 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGES, packAndInstall } from '../src/index.ts';
 
 const run = promisify(execFile);
-const repository = fileURLToPath(new URL('../../../', import.meta.url));
 const here = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => join(here, 'node_modules', '.bin', name);
-const PACKAGES = ['tool-contract', 'path-guard', 'fs-backend', 'process-backend', 'toolset-finalizer', 'builtin-tools', 'cli'];
 
 let base: string;
-let tarballs: Map<string, string>;
+let tarballs: ReadonlyMap<string, string>;
 let project: string;
 
-/**
- * Packs every package as it would be published (built dist/, publishConfig
- * applied, workspace versions resolved), then installs the tarballs with npm
- * into a project that has never seen the workspace.
- */
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'pack-install-'));
-  const destination = join(base, 'tarballs');
-  await mkdir(destination);
-  tarballs = new Map();
-  for (const name of PACKAGES) {
-    await run('pnpm', ['pack', '--pack-destination', destination], { cwd: join(repository, 'packages', name) });
-  }
-  for (const file of await readdir(destination)) {
-    const name = PACKAGES.find((candidate) => file.startsWith(`openwork-${candidate}-`));
-    if (name !== undefined) tarballs.set(name, join(destination, file));
-  }
-  project = join(base, 'project');
-  await mkdir(project);
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  ({ project, tarballs } = await packAndInstall(base));
   await copyFile(join(here, 'consumer', 'consumer.mjs'), join(project, 'consumer.mjs'));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES.map((name) => tarballs.get(name) ?? name)], {
-    cwd: project,
-    env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' },
-    maxBuffer: 1 << 24,
-  });
 }, 600_000);
 
 afterAll(async () => {
@@ -86,7 +63,7 @@ describe('the packages install from their tarballs', () => {
     const listed = JSON.parse(stdout) as { tools: Array<{ name: string }> } | Array<{ name: string }>;
     const tools = Array.isArray(listed) ? listed : listed.tools;
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['read', 'bash']));
-    const installedBin = join(project, 'node_modules', '@openwork', 'cli', 'dist', 'bin.js');
+    const installedBin = join(project, 'node_modules', '@openwork', 'cli', 'dist', 'openwork-tools.js');
     const { stdout: text } = await run(process.execPath, [installedBin, 'call', 'read', '{"path":"consumer.mjs"}'], { cwd: project });
     expect(text).toContain('builtinTools');
     // No TypeScript loader in the installed tree.

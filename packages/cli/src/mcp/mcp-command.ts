@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -10,6 +9,7 @@ import { terminalAsk } from '../prompt.ts';
 import { createSession } from '../session.ts';
 import { finalizeFor } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
+import { VERSION } from '../version.ts';
 import { createToolServer } from './tool-server.ts';
 
 /** Why an ask became a denial: stdin is the protocol, so nobody can be asked. */
@@ -48,11 +48,6 @@ function watchEnd(server: Server): EndWatch {
   };
 }
 
-async function packageVersion(): Promise<string> {
-  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-  return typeof manifest.version === 'string' ? manifest.version : '0.0.0';
-}
-
 async function settleWithin(settled: Promise<void>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
@@ -78,7 +73,7 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
       ask: terminalAsk({ yes: options.yes, interactive: false }),
       refusalNote: MCP_CANNOT_ASK,
     }),
-    version: await packageVersion(),
+    version: VERSION,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(journal === undefined ? {} : { onResult: (result) => appendArtifacts(journal, result.artifacts) }),
     log: io.stderr,

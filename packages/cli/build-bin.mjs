@@ -1,0 +1,18 @@
+// Bundles the command into one file: a cold start then reads one module
+// instead of several hundred. Native and WebAssembly-loading packages stay
+// outside the bundle and are resolved from node_modules.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: [new URL('./src/bin.ts', import.meta.url).pathname],
+  outfile: new URL('./dist/openwork-tools.js', import.meta.url).pathname,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['node-pty', 'web-tree-sitter', 'tree-sitter-bash'],
+  // CommonJS dependencies inside an ESM bundle still call require().
+  banner: { js: "import { createRequire as __openworkRequire } from 'node:module'; const require = __openworkRequire(import.meta.url);" },
+  legalComments: 'linked',
+  logLevel: 'warning',
+});
