@@ -1,3 +1,12 @@
+export { runAnthropicToolUses } from './adapters/anthropic-loop.ts';
+export type { AnthropicContentBlock } from './adapters/anthropic-loop.ts';
+export type { AnthropicToolResultBlock } from './adapters/anthropic-loop.ts';
+export type { AnthropicToolUseBlock } from './adapters/anthropic-loop.ts';
+export { runOpenAiToolCalls } from './adapters/openai-loop.ts';
+export type { OpenAiToolCall } from './adapters/openai-loop.ts';
+export type { OpenAiToolMessage } from './adapters/openai-loop.ts';
+export type { CallStarter } from './adapters/run-call.ts';
+export type { ToolLoopOptions } from './adapters/run-call.ts';
 export { FinalizedToolset } from './finalized-toolset.ts';
 export type { AuthorizationRequest } from './finalized-toolset.ts';
 export type { Authorize } from './finalized-toolset.ts';

@@ -1,0 +1,53 @@
+import { toModelResult, type ToolSessionContext } from '@openwork/tool-contract';
+import type { FinalizedToolset } from '../finalized-toolset.ts';
+import { runModelCalls, type ToolLoopOptions } from './run-call.ts';
+
+/** A `tool_use` block of an Anthropic Messages assistant message. */
+export interface AnthropicToolUseBlock {
+  readonly type: 'tool_use';
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+/** Any block of an assistant message's content; only `tool_use` blocks are run. */
+export type AnthropicContentBlock = AnthropicToolUseBlock | { readonly type: string; readonly [field: string]: unknown };
+
+/** What goes back in the next user message, one per `tool_use`, in the same order. */
+export interface AnthropicToolResultBlock {
+  readonly type: 'tool_result';
+  readonly tool_use_id: string;
+  readonly content: string;
+  readonly is_error?: true;
+}
+
+function isToolUse(block: AnthropicContentBlock): block is AnthropicToolUseBlock {
+  return block.type === 'tool_use';
+}
+
+/**
+ * Runs the `tool_use` blocks of an assistant message through the toolset
+ * and returns their `tool_result` blocks: the model text of each result,
+ * never its artifacts (seed §10).
+ */
+export async function runAnthropicToolUses<Session extends ToolSessionContext>(
+  toolset: FinalizedToolset<Session>,
+  content: readonly AnthropicContentBlock[],
+  options: ToolLoopOptions = {},
+): Promise<AnthropicToolResultBlock[]> {
+  const uses = content.filter(isToolUse);
+  const results = await runModelCalls(
+    toolset,
+    uses.map((block) => ({ callId: block.id, name: block.name, input: block.input })),
+    options,
+  );
+  return results.map((result, index) => {
+    const model = toModelResult(result);
+    return {
+      type: 'tool_result',
+      tool_use_id: uses[index]?.id ?? result.callId,
+      content: model.content,
+      ...(model.isError ? { is_error: true } : {}),
+    };
+  });
+}
