@@ -182,7 +182,7 @@ describe.each([
     expect(errorOf(late)?.kind).toBe('timed_out');
   });
 
-  it('stops reading once the bound is reached and nothing later can enter the result', async () => {
+  it('grep / glob 达到上限后停止遍历而不是先收集全树: stops reading once the bound is reached and nothing later can enter the result', async () => {
     for (let index = 0; index < 600; index += 1) await world.file(`d${index % 12}/f${String(index).padStart(4, '0')}.txt`, 'needle\n');
     let reads = 0;
     const session = await world.session({ wrap: (filesystem) => withReadHook(filesystem, () => (reads += 1)) });
