@@ -29,7 +29,7 @@ const session = {
   paths: await PathGuard.create({ workingDirectory: spec.cwd, probe: filesystem }),
   filesystem,
   processes: new PipeProcessBackend(),
-  limits: DEFAULT_LIMITS,
+  limits: { ...DEFAULT_LIMITS, ...spec.limits },
   readLedger: new ReadLedger(),
 };
 const registry = new Registry();

@@ -14,7 +14,11 @@ export interface ToolLimits {
   readonly maxLineChars: number;
   /** grep: files above this are skipped, and counted in `skipped.tooLarge`. */
   readonly maxSearchFileBytes: number;
-  /** grep/glob: directory reads and file reads in flight at once. */
+  /**
+   * grep/glob: directory reads and file visits in flight at once; grep's
+   * file reads go to the file system in batches of this size. Each file
+   * read holds at most maxSearchFileBytes.
+   */
   readonly searchConcurrency: number;
 }
 
@@ -23,7 +27,7 @@ export const DEFAULT_LIMITS: ToolLimits = Object.freeze({
   maxReadFileBytes: 16 * 1024 * 1024,
   maxLineChars: 2000,
   maxSearchFileBytes: 4 * 1024 * 1024,
-  searchConcurrency: 8,
+  searchConcurrency: 256,
 });
 
 /**

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { countMatchingLines } from '../src/grep/line-scan.ts';
 import { BoundedSortedList } from '../src/search/bounded-sorted.ts';
 import { compileSearchPattern, requiredLiteral } from '../src/search/regex.ts';
 import { compareBytes } from '../src/shared/text.ts';
@@ -39,5 +41,53 @@ describe('BoundedSortedList', () => {
       expect(list.items).toEqual(expected);
       expect(list.rejected).toBe(items.length - 4);
     }
+  });
+});
+
+describe('countMatchingLines: the byte-level line scan agrees with splitting the decoded text', () => {
+  const naive = (text: string, pattern: ReturnType<typeof compileSearchPattern>) => {
+    const lines = (text.startsWith('\uFEFF') ? text.slice(1) : text).split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    return lines.filter((line) => pattern.test(line.endsWith('\r') ? line.slice(0, -1) : line)).length;
+  };
+
+  it('for literals and regexes with a required literal, over random texts (property)', () => {
+    const patterns = ['ab', 'a.b', '^ab', 'ab$', 'x?ab+', 'ab\\d', '\\bab\\b', 'é'];
+    const piece = fc.constantFrom('ab', 'a', 'b', 'x', ' ', '\n', '\r\n', '\r', '1', 'é', '\uFEFF', 'abab');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.constantFrom(...patterns), fc.boolean(), (pieces, source, bom) => {
+        const text = (bom ? '\uFEFF' : '') + pieces.join('');
+        const pattern = compileSearchPattern(source, { caseInsensitive: false });
+        const literal = Buffer.from(pattern.requiredLiteral ?? '', 'utf8');
+        fc.pre(literal.length > 0);
+        const buffer = Buffer.from(text, 'utf8');
+        const plain = pattern.requiredLiteral === source;
+        expect(countMatchingLines(buffer, literal, pattern, { plain, firstOnly: false })).toBe(naive(text, pattern));
+        expect(countMatchingLines(buffer, literal, pattern, { plain, firstOnly: true })).toBe(Math.min(1, naive(text, pattern)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('BoundedSortedList with a weight bound', () => {
+  it('keeps the smallest items that reach the weight, one past it, whatever the arrival order (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 1000 }), { maxLength: 60 }), fc.integer({ min: 1, max: 200 }), (values, maxWeight) => {
+        const list = new BoundedSortedList<number>({ capacity: 1000, compare: (a, b) => a - b, weight: (value) => (value % 17) + 1, maxWeight });
+        for (const value of values) list.add(value);
+        const sorted = [...values].sort((a, b) => a - b);
+        const expected: number[] = [];
+        let total = 0;
+        for (const value of sorted) {
+          if (total >= maxWeight) break;
+          expected.push(value);
+          total += (value % 17) + 1;
+        }
+        expect(list.items).toEqual(expected);
+        expect(list.overWeight).toBe(total >= maxWeight);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -105,7 +105,7 @@ export function memoryWorld(): Promise<SearchWorld> {
   });
 }
 
-/** The same file system, with a hook run before each readFile (to cancel in the middle of a walk). */
+/** The same file system, with a hook run before each file read, single or batched (to cancel in the middle of a walk). */
 export function withReadHook(filesystem: AsyncFileSystem, beforeRead: () => void): AsyncFileSystem {
   return new Proxy(filesystem, {
     get(target, key) {
@@ -113,6 +113,12 @@ export function withReadHook(filesystem: AsyncFileSystem, beforeRead: () => void
         return (...args: Parameters<AsyncFileSystem['readFile']>) => {
           beforeRead();
           return target.readFile(...args);
+        };
+      }
+      if (key === 'readFiles') {
+        return (...args: Parameters<AsyncFileSystem['readFiles']>) => {
+          for (let index = 0; index < args[0].length; index += 1) beforeRead();
+          return target.readFiles(...args);
         };
       }
       const value: unknown = Reflect.get(target, key, target);

@@ -185,11 +185,13 @@ describe.each([
   it('grep / glob 达到上限后停止遍历而不是先收集全树: stops reading once the bound is reached and nothing later can enter the result', async () => {
     for (let index = 0; index < 600; index += 1) await world.file(`d${index % 12}/f${String(index).padStart(4, '0')}.txt`, 'needle\n');
     let reads = 0;
-    const session = await world.session({ wrap: (filesystem) => withReadHook(filesystem, () => (reads += 1)) });
+    const session = await world.session({ limits: { searchConcurrency: 16 }, wrap: (filesystem) => withReadHook(filesystem, () => (reads += 1)) });
     const result = await callTool(session, 'grep', { pattern: 'needle', maxResults: 10 });
     expect(files(result)).toEqual(Array.from({ length: 10 }, (_, index) => `d0/f${String(index * 12).padStart(4, '0')}.txt`));
     expect((result.data as Files).truncated).toBe(true);
-    expect(reads).toBeLessThan(60);
+    // The first 11 (bound + 1), what was in flight, and what started while those results came in; never the other 500.
+    expect(reads).toBeLessThanOrEqual(11 + 2 * session.limits.searchConcurrency);
+    expect(reads).toBeLessThan(100);
   });
 
   it('gives identical output over repeated runs with different concurrency settings', async () => {

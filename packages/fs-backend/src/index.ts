@@ -1,8 +1,12 @@
 export type { AsyncFileSystem } from './file-system.ts';
 export type { DirectoryEntry } from './file-system.ts';
 export type { FileInfo } from './file-system.ts';
+export type { ListDirectoryOptions } from './file-system.ts';
 export type { LockOptions } from './file-system.ts';
+export type { ReadDirectoriesEntry } from './file-system.ts';
 export type { ReadFileOptions } from './file-system.ts';
+export type { ReadFilesEntry } from './file-system.ts';
+export type { ReadFilesOptions } from './file-system.ts';
 export type { RemoveFileOptions } from './file-system.ts';
 export type { WriteFileOptions } from './file-system.ts';
 export type { WriteResult } from './file-system.ts';

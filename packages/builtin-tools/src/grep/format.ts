@@ -2,6 +2,7 @@ import type { ToolOutcome } from '@openwork/tool-contract';
 import type { ToolLimits } from '../session.ts';
 import { formatBytes, utf8Length } from '../shared/text.ts';
 import type { GrepData, GrepLine, GrepMatch, GrepMode, GrepSkipped } from './grep.ts';
+import { fullLength } from './line-text.ts';
 
 /** What a search found, already bounded and sorted. */
 export interface GrepFindings {
@@ -26,10 +27,11 @@ const UNIT: Record<GrepMode, string> = { content: 'matching lines', files_with_m
 export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutcome<GrepData> {
   const { maxLineChars, maxContentBytes } = limits;
   let cutLines = 0;
-  const cut = (text: string): { text: string; note: string } => {
-    if (text.length <= maxLineChars) return { text, note: '' };
+  const cut = (entry: GrepLine): { text: string; note: string } => {
+    const length = fullLength(entry);
+    if (length <= maxLineChars) return { text: entry.text, note: '' };
     cutLines += 1;
-    return { text: text.slice(0, maxLineChars), note: ` … [line cut: ${text.length - maxLineChars} more characters]` };
+    return { text: entry.text.slice(0, maxLineChars), note: ` … [line cut: ${length - maxLineChars} more characters]` };
   };
   const lines: string[] = [];
   let bytes = 0;
@@ -56,7 +58,7 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
     for (const match of findings.matches) {
       const block: string[] = [];
       const shown = (entry: GrepLine, separator: string) => {
-        const { text, note } = cut(entry.text);
+        const { text, note } = cut(entry);
         return { entry: { line: entry.line, text }, line: `${match.path}${separator}${entry.line}${separator}${text}${note}` };
       };
       const before = (match.before ?? []).map((entry) => shown(entry, '-'));

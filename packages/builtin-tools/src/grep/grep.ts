@@ -1,13 +1,16 @@
-import { defineTool, isToolError } from '@openwork/tool-contract';
+import { defineTool } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { BoundedSortedList } from '../search/bounded-sorted.ts';
 import { grepGlobFilter } from '../search/path-filter.ts';
-import { compileSearchPattern, type SearchPattern } from '../search/regex.ts';
+import { BatchReader } from '../search/batch-reader.ts';
+import { compileSearchPattern, escapeRegExp, type SearchPattern } from '../search/regex.ts';
 import { throwIfAborted, walk, type WalkFile } from '../search/walk.ts';
 import { compareBytes } from '../shared/text.ts';
 import { formatGrep, type GrepFindings } from './format.ts';
+import { countMatchingLines } from './line-scan.ts';
+import { keptLine } from './line-text.ts';
 
 export const GrepInput = Type.Object({
   pattern: Type.String({ minLength: 1, description: 'Regular expression (RE2 syntax) searched for in each line.' }),
@@ -65,6 +68,15 @@ interface Hit {
   readonly count?: number;
 }
 
+/** About what a hit takes in the output: its path, and the text of a content match with its context, each line cut as the output cuts it. */
+function hitBytes(hit: Hit, maxLineChars: number): number {
+  const match = hit.match;
+  if (match === undefined) return hit.path.length + 12;
+  const line = (text: string) => Math.min(text.length, maxLineChars) + 12;
+  const context = [...(match.before ?? []), ...(match.after ?? [])].reduce((sum, around) => sum + line(around.text), 0);
+  return hit.path.length + line(match.text) + context;
+}
+
 function compareHits(left: Hit, right: Hit): number {
   return compareBytes(left.path, right.path) || left.line - right.line;
 }
@@ -84,34 +96,65 @@ export const grepTool = defineTool({
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
     const filter = input.glob === undefined ? undefined : grepGlobFilter(input.glob);
     // One more than asked, so `truncated` means "at least one more result exists".
-    const kept = new BoundedSortedList<Hit>({ capacity: maxResults + 1, compare: compareHits });
+    // And no more than the output limit can show: the text of a million matches is never held.
+    const kept = new BoundedSortedList<Hit>({ capacity: maxResults + 1, compare: compareHits, weight: (hit) => hitBytes(hit, session.limits.maxLineChars), maxWeight: session.limits.maxContentBytes });
     const skipped = { binary: 0, tooLarge: 0, unreadable: 0 };
     const literal = pattern.requiredLiteral === undefined ? undefined : Buffer.from(pattern.requiredLiteral, 'utf8');
 
+    const lineLiteral = mode !== 'content' && literal !== undefined && !literal.includes(0x0a) ? literal : undefined;
+    const plainLiteral = pattern.requiredLiteral === input.pattern;
+    const foldedPlain =
+      mode === 'files_with_matches' && pattern.foldedLiteral !== undefined && pattern.foldedLiteral === input.pattern ? new RegExp(escapeRegExp(input.pattern), 'i') : undefined;
+    const { maxSearchFileBytes } = session.limits;
+    // The file system drops binary files and files without the literal where it reads them: their bytes never reach this thread.
+    const reader = new BatchReader(
+      session.filesystem,
+      {
+        maxBytes: maxSearchFileBytes,
+        signal: call.signal,
+        binarySniffBytes: BINARY_SNIFF_BYTES,
+        ...(literal === undefined ? {} : { containing: literal }),
+        ...(pattern.foldedLiteral === undefined ? {} : { containingIgnoringCase: pattern.foldedLiteral }),
+      },
+      // Small batches: a batch's files are all held at once until each is searched.
+      Math.min(32, session.limits.searchConcurrency),
+    );
     const visitFile = async (file: WalkFile) => {
-      const { maxSearchFileBytes } = session.limits;
       if (file.size !== undefined && file.size > maxSearchFileBytes) {
         skipped.tooLarge += 1;
         return;
       }
-      let bytes: Uint8Array;
-      try {
-        bytes = await session.filesystem.readFile(file.path, { maxBytes: maxSearchFileBytes, signal: call.signal });
-      } catch (error) {
+      const entry = await reader.read(file.path);
+      if (!entry.ok) {
         throwIfAborted(call.signal, 'searching');
-        if (!isToolError(error)) throw error;
-        if (error.kind === 'too_large') skipped.tooLarge += 1;
-        else if (error.kind !== 'not_found') skipped.unreadable += 1;
+        if (entry.error.kind === 'too_large') skipped.tooLarge += 1;
+        else if (entry.error.kind !== 'not_found') skipped.unreadable += 1;
         return;
       }
+      if ('excluded' in entry) {
+        if (entry.excluded === 'binary') skipped.binary += 1;
+        return;
+      }
+      const bytes = entry.bytes;
       const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (foldedPlain !== undefined) {
+        // The literal in some letter case is a match, and all files_with_matches needs.
+        if (!buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0) && foldedPlain.test(buffer.toString('latin1'))) kept.add({ path: file.displayPath, line: 0 });
+        return;
+      }
+      // Again here: cheap, and keeps grep right over a file system that ignores the filter.
       if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
         skipped.binary += 1;
         return;
       }
-      // Regex safety and speed: a file without the pattern's required literal is never decoded.
       if (literal !== undefined && buffer.indexOf(literal) === -1) return;
-      searchText(decoder.decode(buffer), { path: file.displayPath, pattern, mode, context, kept });
+      if (lineLiteral !== undefined) {
+        // Files and counts need no line numbers: only the lines around the literal are decoded.
+        const count = countMatchingLines(buffer, lineLiteral, pattern, { plain: plainLiteral, firstOnly: mode === 'files_with_matches' });
+        if (count > 0) kept.add(mode === 'count' ? { path: file.displayPath, line: 0, count } : { path: file.displayPath, line: 0 });
+        return;
+      }
+      searchText(decoder.decode(buffer), { path: file.displayPath, pattern, mode, context, kept, maxLineChars: session.limits.maxLineChars });
     };
 
     const report = await walk({
@@ -134,7 +177,7 @@ export const grepTool = defineTool({
       mode,
       pattern: input.pattern,
       root: root.displayPath,
-      truncated: kept.items.length > maxResults,
+      truncated: kept.items.length > maxResults || kept.overWeight,
       skipped,
       matches: hits.flatMap((hit) => (hit.match ? [hit.match] : [])),
       files: hits.map((hit) => hit.path),
@@ -145,8 +188,11 @@ export const grepTool = defineTool({
 });
 
 /** Searches one decoded file line by line; stops as soon as nothing more from it can be kept. */
-function searchText(text: string, search: { path: string; pattern: SearchPattern; mode: GrepMode; context: number; kept: BoundedSortedList<Hit> }): void {
-  const { path, pattern, mode, context, kept } = search;
+function searchText(
+  text: string,
+  search: { path: string; pattern: SearchPattern; mode: GrepMode; context: number; kept: BoundedSortedList<Hit>; maxLineChars: number },
+): void {
+  const { path, pattern, mode, context, kept, maxLineChars } = search;
   const lines = (text.startsWith('\uFEFF') ? text.slice(1) : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
   const literal = pattern.requiredLiteral;
@@ -168,10 +214,10 @@ function searchText(text: string, search: { path: string; pattern: SearchPattern
       count += 1;
       continue;
     }
-    const numbered = (at: number): GrepLine => ({ line: at + 1, text: lineAt(at) });
+    const numbered = (at: number): GrepLine => keptLine((text) => ({ line: at + 1, text }), lineAt(at), maxLineChars);
     const before = context > 0 ? range(Math.max(0, index - context), index).map(numbered) : undefined;
     const after = context > 0 ? range(index + 1, Math.min(lines.length, index + 1 + context)).map(numbered) : undefined;
-    const match: GrepMatch = { path, line: index + 1, text: line, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+    const match: GrepMatch = keptLine((text) => ({ path, line: index + 1, text, ...(before ? { before } : {}), ...(after ? { after } : {}) }), line, maxLineChars);
     // Refused means full of earlier hits: every later line of this file would be refused too.
     if (!kept.add({ path, line: index + 1, match })) return;
   }

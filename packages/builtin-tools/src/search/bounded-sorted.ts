@@ -7,16 +7,31 @@ export class BoundedSortedList<Item> {
   readonly #items: Item[] = [];
   readonly #capacity: number;
   readonly #compare: (left: Item, right: Item) => number;
+  readonly #weight: ((item: Item) => number) | undefined;
+  readonly #maxWeight: number;
+  #total = 0;
   #rejected = 0;
 
-  constructor(options: { capacity: number; compare: (left: Item, right: Item) => number }) {
+  /**
+   * `maxWeight` (with `weight`) also bounds the kept items by size: the
+   * smallest items that reach it are kept, one past it, and no more, so a
+   * result that will be cut to the output limit anyway never holds more.
+   */
+  constructor(options: { capacity: number; compare: (left: Item, right: Item) => number; weight?: (item: Item) => number; maxWeight?: number }) {
     if (!Number.isSafeInteger(options.capacity) || options.capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${options.capacity}`);
     this.#capacity = options.capacity;
     this.#compare = options.compare;
+    this.#weight = options.weight;
+    this.#maxWeight = options.weight === undefined ? Number.POSITIVE_INFINITY : (options.maxWeight ?? Number.POSITIVE_INFINITY);
   }
 
   get full(): boolean {
-    return this.#items.length >= this.#capacity;
+    return this.#items.length >= this.#capacity || this.#total >= this.#maxWeight;
+  }
+
+  /** Whether items were dropped to stay within maxWeight (the result is cut). */
+  get overWeight(): boolean {
+    return this.#total >= this.#maxWeight;
   }
 
   /** The largest kept item; undefined while empty. */
@@ -31,6 +46,10 @@ export class BoundedSortedList<Item> {
 
   get items(): readonly Item[] {
     return this.#items;
+  }
+
+  #weightOf(item: Item | undefined): number {
+    return item === undefined ? 0 : (this.#weight?.(item) ?? 0);
   }
 
   /** Keeps the item when it is among the smallest; false when it was refused. */
@@ -50,10 +69,12 @@ export class BoundedSortedList<Item> {
       else high = middle;
     }
     items.splice(low, 0, item);
-    if (items.length > this.#capacity) {
-      items.pop();
+    this.#total += this.#weight?.(item) ?? 0;
+    // Drop from the end while over the count, or while the items before the last already reach the weight.
+    while (items.length > this.#capacity || (items.length > 1 && this.#total - this.#weightOf(items.at(-1)) >= this.#maxWeight)) {
+      this.#total -= this.#weightOf(items.pop());
       this.#rejected += 1;
     }
-    return true;
+    return low < items.length;
   }
 }

@@ -6,6 +6,12 @@ export interface SearchPattern {
   readonly test: (line: string) => boolean;
   /** Bytes that every matching line contains, for a Buffer.indexOf prefilter; undefined when none is known. */
   readonly requiredLiteral: string | undefined;
+  /** Case-insensitive search: an ASCII literal every match contains in some letter case. */
+  readonly foldedLiteral: string | undefined;
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
 const META = /[\\.^$|?*+()[\]{}]/;
@@ -27,8 +33,15 @@ export function compileSearchPattern(pattern: string, options: { caseInsensitive
       : 'grep takes RE2 regular-expression syntax; escape metacharacters such as ( [ { . * + ? to match them literally';
     throw new ToolError('invalid_input', `invalid pattern ${JSON.stringify(pattern)}: ${message}; ${hint}`);
   }
-  const literal = options.caseInsensitive ? undefined : requiredLiteral(pattern);
-  return { test: (line) => compiled.test(line), requiredLiteral: literal === '' ? undefined : literal };
+  const found = requiredLiteral(pattern);
+  const literal = found === '' ? undefined : found;
+  return {
+    test: (line) => compiled.test(line),
+    requiredLiteral: options.caseInsensitive ? undefined : literal,
+    // Only ASCII folds the same way in latin1 bytes and in the engine, and not k or s:
+    // RE2 also matches them to the Kelvin sign and the long s.
+    foldedLiteral: options.caseInsensitive && literal !== undefined && /^[\x20-\x7e]+$/.test(literal) && !/[ks]/i.test(literal) ? literal : undefined,
+  };
 }
 
 /**

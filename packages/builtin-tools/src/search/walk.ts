@@ -3,6 +3,7 @@ import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { CheckedPath, PathGuard } from '@openwork/path-guard';
 import { abortKind, isToolError, ToolError } from '@openwork/tool-contract';
 import { checkIgnored, IGNORE_FILES, parseIgnoreFile, type IgnoreLevel } from './ignore-rules.ts';
+import { BatchLister } from './batch-reader.ts';
 import { KeyedMinHeap } from './task-queue.ts';
 
 /** A file the walk reached: a regular file, or a symlink that resolved to one inside the roots. */
@@ -99,11 +100,12 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
   }
   const levels = options.includeIgnored ? [] : await ancestorLevels(options);
   const queue = new KeyedMinHeap<Task>();
+  const lister = new BatchLister(options.filesystem, signal, Math.max(1, Math.floor(options.concurrency / 4)));
   queue.push({ kind: 'directory', key: Buffer.from(`${root.displayPath}/`), path: root, displayPath: root.displayPath, relativePath: '', levels });
   let unreadableDirectories = 0;
   const runTask = async (task: Task): Promise<void> => {
     if (task.kind === 'directory') {
-      const listed = await listDirectory(options, task);
+      const listed = await listDirectory(options, lister, task);
       if (listed === undefined) unreadableDirectories += 1;
       else for (const child of listed) queue.push(child);
     } else {
@@ -183,12 +185,12 @@ function runPool(pool: {
 }
 
 /** The children worth visiting, or undefined when the directory cannot be listed. */
-async function listDirectory(options: WalkOptions, task: DirectoryTask): Promise<Task[] | undefined> {
+async function listDirectory(options: WalkOptions, lister: BatchLister, task: DirectoryTask): Promise<Task[] | undefined> {
   const isRoot = task.relativePath === '';
-  const { paths, filesystem, signal } = options;
+  const { paths, signal } = options;
   let entries;
   try {
-    entries = await filesystem.readDirectory(task.path, { signal });
+    entries = await lister.list(task.path);
   } catch (error) {
     throwIfAborted(signal, 'searching');
     if (isRoot || !isToolError(error)) throw error;

@@ -3,6 +3,7 @@ import { makeWorld, type ContractWorld } from './contract-helpers.ts';
 import type { FileSystemFixture, FileSystemFixtureFactory } from './fixture.ts';
 import { lockContract } from './lock-contract.ts';
 import { readContract } from './read-contract.ts';
+import { readFilesContract } from './read-files-contract.ts';
 import { writeContract } from './write-contract.ts';
 
 /**
@@ -32,6 +33,7 @@ export function describeFileSystemContract(name: string, make: FileSystemFixture
     };
 
     describe('read, stat and list', () => readContract(current));
+    describe('batch read', () => readFilesContract(current));
     describe('atomic write and remove', () => writeContract(current));
     describe('locks', () => lockContract(current));
   });

@@ -1,12 +1,17 @@
+import type { CheckedPath } from '@openwork/path-guard';
+import type { ListDirectoryOptions, ReadDirectoriesEntry, ReadFilesEntry, ReadFilesOptions } from '../file-system.ts';
 import { CheckedFileSystem } from '../shared/checked-file-system.ts';
 import { nodeHost } from './node-host.ts';
 import { defaultLockDirectory, NodeLocker } from './node-locker.ts';
+import { ReadPool } from './read-pool.ts';
 
 export interface NodeFileSystemOptions {
   /** Where cross-process lock files live; default `os.tmpdir()/openwork-tools-locks`. Keep it outside every root. */
   readonly lockDirectory?: string;
   /** A lock not refreshed for this long is taken over (its holder died); default 10000, at least 2000. */
   readonly lockStaleMs?: number;
+  /** Worker threads of readFiles; default the available parallelism, at most 4. */
+  readonly readWorkers?: number;
 }
 
 /**
@@ -15,11 +20,28 @@ export interface NodeFileSystemOptions {
  */
 export class NodeFileSystem extends CheckedFileSystem {
   readonly name = 'node';
+  readonly #pool: ReadPool;
 
   constructor(options: NodeFileSystemOptions = {}) {
     super(
       nodeHost,
       new NodeLocker({ directory: options.lockDirectory ?? defaultLockDirectory(), staleMs: Math.max(2000, options.lockStaleMs ?? 10_000) }),
     );
+    this.#pool = new ReadPool(options.readWorkers);
+  }
+
+  /** On worker threads, with synchronous system calls: a search reads thousands of small files. */
+  override readFiles(paths: readonly CheckedPath[], options: ReadFilesOptions): Promise<ReadFilesEntry[]> {
+    return this.#pool.readFiles(paths, options);
+  }
+
+  /** On the same worker threads: a search lists thousands of directories. */
+  override readDirectories(paths: readonly CheckedPath[], options?: ListDirectoryOptions): Promise<ReadDirectoriesEntry[]> {
+    return this.#pool.readDirectories(paths, options);
+  }
+
+  /** Stops the read workers (idle workers never keep the process alive). */
+  close(): Promise<void> {
+    return this.#pool.close();
   }
 }

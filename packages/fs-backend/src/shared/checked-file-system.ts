@@ -4,8 +4,12 @@ import type {
   AsyncFileSystem,
   DirectoryEntry,
   FileInfo,
+  ListDirectoryOptions,
+  ReadDirectoriesEntry,
   LockOptions,
   ReadFileOptions,
+  ReadFilesEntry,
+  ReadFilesOptions,
   RemoveFileOptions,
   WriteFileOptions,
   WriteResult,
@@ -15,6 +19,7 @@ import { writeAtomically } from './atomic-write.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
 import type { Host } from './host.ts';
 import { readCheckedFile } from './read-file.ts';
+import { excludedBy, foldedPattern } from './content-filter.ts';
 import { listCheckedDirectory } from './read-directory.ts';
 import { removeIfUnchanged } from './remove-file.ts';
 
@@ -80,8 +85,41 @@ export abstract class CheckedFileSystem implements AsyncFileSystem {
     return removeIfUnchanged(this.#host, path, options);
   }
 
-  readDirectory(path: CheckedPath, options?: { signal?: AbortSignal }): Promise<DirectoryEntry[]> {
-    return listCheckedDirectory(this.#host, path, options?.signal);
+  /** One file after another through readFile; the Node file system overrides it with a worker pool. */
+  async readFiles(paths: readonly CheckedPath[], options: ReadFilesOptions): Promise<ReadFilesEntry[]> {
+    if (options.containingIgnoringCase !== undefined) foldedPattern(options.containingIgnoringCase);
+    const entries: ReadFilesEntry[] = [];
+    for (const path of paths) {
+      throwIfAborted(options.signal, `reading ${path.displayPath}`);
+      try {
+        const bytes = await this.readFile(path, options);
+        const excluded = excludedBy(bytes, options);
+        entries.push(excluded === undefined ? { ok: true, bytes } : { ok: true, excluded });
+      } catch (error) {
+        throwIfAborted(options.signal, `reading ${path.displayPath}`);
+        entries.push({ ok: false, error: toolErrorFromErrno(error, { operation: 'reading', displayPath: path.displayPath }) });
+      }
+    }
+    return entries;
+  }
+
+  readDirectory(path: CheckedPath, options?: ListDirectoryOptions): Promise<DirectoryEntry[]> {
+    return listCheckedDirectory(this.#host, path, options?.signal, options?.sizes ?? true);
+  }
+
+  /** One directory after another; the Node file system overrides it with its worker pool. */
+  async readDirectories(paths: readonly CheckedPath[], options?: ListDirectoryOptions): Promise<ReadDirectoriesEntry[]> {
+    const entries: ReadDirectoriesEntry[] = [];
+    for (const path of paths) {
+      throwIfAborted(options?.signal, `listing ${path.displayPath}`);
+      try {
+        entries.push({ ok: true, entries: await this.readDirectory(path, options) });
+      } catch (error) {
+        throwIfAborted(options?.signal, `listing ${path.displayPath}`);
+        entries.push({ ok: false, error: toolErrorFromErrno(error, { operation: 'listing', displayPath: path.displayPath }) });
+      }
+    }
+    return entries;
   }
 
   /** seed §9 edit: one write lock per canonical path. Not reentrant: an action must not take the same lock again. */

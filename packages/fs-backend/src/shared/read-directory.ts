@@ -8,7 +8,7 @@ import { errnoCode, toolErrorFromErrno } from './errno.ts';
 import type { Host } from './host.ts';
 
 /** One level, kinds from lstat: a symlink is listed as a symlink, never followed (seed §9 list). */
-export async function listCheckedDirectory(host: Host, path: CheckedPath, signal: AbortSignal | undefined): Promise<DirectoryEntry[]> {
+export async function listCheckedDirectory(host: Host, path: CheckedPath, signal: AbortSignal | undefined, sizes = true): Promise<DirectoryEntry[]> {
   const { realPath, identity } = readCheckedPath(path);
   const displayPath = path.displayPath;
   const what = `listing ${displayPath}`;
@@ -21,7 +21,7 @@ export async function listCheckedDirectory(host: Host, path: CheckedPath, signal
     const entries: DirectoryEntry[] = [];
     for (const entry of found) {
       throwIfAborted(signal, what);
-      if (entry.kind !== 'file') {
+      if (entry.kind !== 'file' || !sizes) {
         entries.push({ name: entry.name, kind: entry.kind });
         continue;
       }
@@ -41,8 +41,14 @@ export async function listCheckedDirectory(host: Host, path: CheckedPath, signal
 
 async function requireSameDirectory(host: Host, realPath: string, identity: ProbeStat | null, displayPath: string): Promise<void> {
   const stat = await host.lstat(realPath);
-  if (stat.kind === 'symlink' || (knownIdentity(identity) && !sameIdentity(identity, stat))) {
-    throw new ToolError('stale', `${displayPath} changed since it was checked (replaced or turned into a symlink); retry`);
-  }
-  if (stat.kind !== 'directory') throw new ToolError('not_a_directory', `${displayPath} is not a directory; give a directory path, or read the file`);
+  if (stat.kind === 'symlink' || (knownIdentity(identity) && !sameIdentity(identity, stat))) throw directoryChanged(displayPath);
+  if (stat.kind !== 'directory') throw notADirectory(displayPath);
+}
+
+export function directoryChanged(displayPath: string): ToolError {
+  return new ToolError('stale', `${displayPath} changed since it was checked (replaced or turned into a symlink); retry`);
+}
+
+export function notADirectory(displayPath: string): ToolError {
+  return new ToolError('not_a_directory', `${displayPath} is not a directory; give a directory path, or read the file`);
 }

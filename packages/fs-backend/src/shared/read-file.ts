@@ -52,7 +52,7 @@ export function requireRegularFile(stat: HostStat, displayPath: string): void {
   throw new ToolError('not_a_file', `${displayPath} is not a regular file (a FIFO, socket or device); only regular files can be read or written`);
 }
 
-function tooLarge(displayPath: string, what: string, maxBytes: number): ToolError {
+export function tooLarge(displayPath: string, what: string, maxBytes: number): ToolError {
   return new ToolError('too_large', `${displayPath} ${what}, more than the ${maxBytes}-byte limit; read a range of it or search it with grep`);
 }
 
