@@ -149,6 +149,21 @@ scenarios.push(
     target: '≤ 2.5×, RSS < 128 MiB',
   },
   {
+    // What bounds the row above: Node itself reading the same pipe and keeping nothing.
+    name: 'bash reference: plain Node reading the pipe',
+    cwd: project,
+    ours: {
+      command: [
+        process.execPath,
+        '-e',
+        "const c = require('node:child_process').spawn('bash', ['--noprofile', '--norc', '-c', 'yes | head -c 1073741824'], { stdio: ['ignore', 'pipe', 'ignore'] }); c.stdout.on('data', () => {});",
+      ],
+    },
+    baseline: ['bash', '--noprofile', '--norc', '-c', 'yes | head -c 1073741824 > /dev/null'],
+    baselineLabel: 'raw pipe (to /dev/null)',
+    target: '(reference)',
+  },
+  {
     name: 'startup: tools --json',
     cwd: project,
     ours: { command: [process.execPath, bin, 'tools', '--json'] },

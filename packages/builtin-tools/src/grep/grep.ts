@@ -162,7 +162,8 @@ export const grepTool = defineTool({
       filesystem: session.filesystem,
       root,
       includeIgnored: input.includeIgnored ?? false,
-      concurrency: session.limits.searchConcurrency,
+      // No more in flight than the bound needs: a search for the first 100 does not read 256 files first.
+      concurrency: Math.min(session.limits.searchConcurrency, Math.max(16, maxResults + 1)),
       signal: call.signal,
       ...(filter ? { includeFile: filter.includeFile, enterDirectory: filter.enterDirectory } : {}),
       beyondBound: (sortKey) => {
