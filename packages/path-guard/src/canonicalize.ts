@@ -22,9 +22,19 @@ function checkSignal(signal: AbortSignal | undefined): void {
  * readlink, splicing in every symlink's target, so the result is where the
  * file really is (or would be), whatever links lie on the way.
  */
-export async function canonicalize(absolute: string, probe: PathProbe, options: { maxSymlinks: number; signal?: AbortSignal }): Promise<Canonical> {
+export async function canonicalize(
+  absolute: string,
+  probe: PathProbe,
+  options: { maxSymlinks: number; signal?: AbortSignal; trusted?: readonly string[] },
+): Promise<Canonical> {
   const pending = components(absolute);
   let current = '/';
+  // A canonical root made at session start is not walked again: the walk starts at the deepest one the path is in.
+  const start = deepestTrusted(absolute, options.trusted ?? []);
+  if (start !== undefined) {
+    current = start;
+    pending.splice(0, components(start).length);
+  }
   let hops = 0;
   while (pending.length > 0) {
     checkSignal(options.signal);
@@ -58,4 +68,13 @@ export async function canonicalize(absolute: string, probe: PathProbe, options: 
   }
   const root = await probe.lstat(current);
   return { existing: current, identity: root, missing: [] };
+}
+
+function deepestTrusted(absolute: string, trusted: readonly string[]): string | undefined {
+  let best: string | undefined;
+  for (const root of trusted) {
+    if (root === '/' || !(absolute === root || absolute.startsWith(`${root}/`))) continue;
+    if (best === undefined || root.length > best.length) best = root;
+  }
+  return best;
 }

@@ -35,6 +35,8 @@ export class PathGuard {
   readonly #workingDirectory: string;
   readonly #lexicalWorkingDirectory: string;
   readonly #roots: readonly Root[];
+  /** The canonical roots, where a resolution starts its walk. */
+  readonly #trusted: readonly string[];
   readonly #probe: PathProbe;
   readonly #maxSymlinks: number;
 
@@ -43,6 +45,7 @@ export class PathGuard {
     this.#workingDirectory = fields.workingDirectory;
     this.#lexicalWorkingDirectory = fields.lexical;
     this.#roots = Object.freeze(fields.roots);
+    this.#trusted = Object.freeze(fields.roots.map((root) => root.path));
     this.#probe = fields.probe;
     this.#maxSymlinks = fields.maxSymlinks;
     Object.freeze(this);
@@ -85,7 +88,11 @@ export class PathGuard {
   /** Resolves and checks (seed §8); throws ToolError with a contract kind. */
   async resolvePath(input: string, access: PathAccess, intent: PathIntent, options: { signal?: AbortSignal } = {}): Promise<CheckedPath> {
     const lexical = lexicalAbsolute(input, this.#lexicalWorkingDirectory);
-    const found = await canonicalize(lexical, this.#probe, { maxSymlinks: this.#maxSymlinks, ...(options.signal ? { signal: options.signal } : {}) });
+    const found = await canonicalize(lexical, this.#probe, {
+      maxSymlinks: this.#maxSymlinks,
+      trusted: this.#trusted,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     const realPath = found.missing.length === 0 ? found.existing : posix.join(found.existing, ...found.missing);
     const root = this.#containing(realPath, access, input);
     if (found.missing.length > 0) {

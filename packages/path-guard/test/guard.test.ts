@@ -136,3 +136,18 @@ describe('resolvePath', () => {
     expect(await kindOf((await guard()).resolvePath('a.txt', 'read', 'must_exist', { signal: controller.signal }))).toBe('cancelled');
   });
 });
+
+describe('resolution starts at a root', () => {
+  it('walks only the components below the canonical root, and still follows links there and .. above it', async () => {
+    const seen: string[] = [];
+    const probe = { lstat: (path: string) => (seen.push(path), nodeProbe.lstat(path)), readlink: (path: string) => nodeProbe.readlink(path) };
+    const paths = await PathGuard.create({ workingDirectory: ws, probe });
+    seen.length = 0;
+    await paths.resolvePath('src', 'read', 'must_exist');
+    expect(seen).toEqual([join(ws, 'src')]);
+    await symlink(outside, join(ws, 'src', 'out'));
+    expect(await kindOf(paths.resolvePath('src/out/secret.txt', 'read', 'must_exist'))).toBe('outside_root');
+    expect(await kindOf(paths.resolvePath('../outside/secret.txt', 'read', 'must_exist'))).toBe('outside_root');
+    expect(await kindOf(paths.resolvePath(`${ws}/../ws/a.txt`, 'read', 'must_exist'))).toBe('ok');
+  });
+});
