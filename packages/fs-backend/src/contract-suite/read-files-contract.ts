@@ -44,6 +44,12 @@ export function readFilesContract(world: () => ContractWorld): void {
     const folded = await fixture.fs.readFiles(paths, { maxBytes: 1024, containingIgnoringCase: 'nEEDLE' });
     expect(folded.map((entry) => summary(entry).slice(0, 16))).toEqual(['has the Needle\n', 'excluded:absent', 'needle\u0000\u0001', `Needle${'x'.repeat(10)}`]);
     await expect(fixture.fs.readFiles(paths, { maxBytes: 1024, containingIgnoringCase: 'é' })).rejects.toThrow(RangeError);
+    // Text found in any letter case across the 256 KiB windows the search reads it in.
+    const straddle = 256 * 1024 - 3;
+    await fixture.file(at('long.txt'), `${'x'.repeat(straddle)}NeEdLe${'y'.repeat(300 * 1024)}`);
+    await fixture.file(at('long-absent.txt'), `${'x'.repeat(straddle)}NeEdL${'y'.repeat(300 * 1024)}`);
+    const long = await fixture.fs.readFiles([await resolve('long.txt', 'read', 'must_exist'), await resolve('long-absent.txt', 'read', 'must_exist')], { maxBytes: 1024 * 1024, containingIgnoringCase: 'needle' });
+    expect(long.map((entry) => (entry.ok && 'excluded' in entry ? entry.excluded : entry.ok ? 'read' : entry.error.kind))).toEqual(['read', 'absent']);
   });
 
   it('readDirectories lists many directories in input order, with readDirectory\'s error for each one it cannot list', async () => {

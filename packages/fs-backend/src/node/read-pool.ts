@@ -88,7 +88,7 @@ function readOne(file, maxBytes, filter) {
     const view = Buffer.from(buffer.buffer, 0, length);
     if (filter.sniff > 0 && view.subarray(0, filter.sniff).includes(0)) return { ok: true, excluded: 'binary' };
     if (filter.containing !== undefined && view.indexOf(filter.containing) === -1) return { ok: true, excluded: 'absent' };
-    if (filter.folded !== undefined && !filter.folded.test(view.toString('latin1'))) return { ok: true, excluded: 'absent' };
+    if (filter.folded !== undefined && !containsFolded(view, filter.folded, filter.foldedLength)) return { ok: true, excluded: 'absent' };
     return { ok: true, buffer: buffer.buffer, length };
   } catch (error) {
     return { ok: false, errno: String(error.code), stage: 'read' };
@@ -120,6 +120,16 @@ function listOne(directory, sizes) {
   }
   return { ok: true, entries };
 }
+// In windows of 256 KiB that overlap by the literal's length: small strings, whatever the file's size.
+function containsFolded(view, pattern, length) {
+  const WINDOW = 262144;
+  for (let start = 0; start < view.length; start += WINDOW) {
+    const end = Math.min(view.length, start + WINDOW + length - 1);
+    if (pattern.test(view.toString('latin1', start, end))) return true;
+    if (end === view.length) break;
+  }
+  return false;
+}
 const escape = (text) => text.replace(/[\\\\^$.*+?()[\\]{}|/]/g, '\\\\$&');
 parentPort.on('message', (request) => {
   if (request.op === 'list') {
@@ -130,6 +140,7 @@ parentPort.on('message', (request) => {
     sniff: request.sniff,
     containing: request.containing === undefined || request.containing.length === 0 ? undefined : Buffer.from(request.containing),
     folded: request.folded === undefined || request.folded === '' ? undefined : new RegExp(escape(request.folded), 'i'),
+    foldedLength: request.folded === undefined ? 0 : request.folded.length,
   };
   // Bounded memory: once a reply holds this many bytes, the rest of the batch is deferred to the next request.
   let held = 0;

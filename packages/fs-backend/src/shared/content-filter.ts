@@ -7,7 +7,7 @@ export function excludedBy(bytes: Uint8Array, options: ReadFilesOptions): 'binar
   if (sniff !== undefined && sniff > 0 && buffer.subarray(0, sniff).includes(0)) return 'binary';
   if (options.containing !== undefined && options.containing.length > 0 && buffer.indexOf(options.containing) === -1) return 'absent';
   const folded = options.containingIgnoringCase;
-  if (folded !== undefined && folded !== '' && !foldedPattern(folded).test(buffer.toString('latin1'))) return 'absent';
+  if (folded !== undefined && folded !== '' && !containsFolded(buffer, foldedPattern(folded), folded.length)) return 'absent';
   return undefined;
 }
 
@@ -15,4 +15,16 @@ export function excludedBy(bytes: Uint8Array, options: ReadFilesOptions): 'binar
 export function foldedPattern(text: string): RegExp {
   if (!/^[\x20-\x7e]+$/.test(text)) throw new RangeError('containingIgnoringCase takes printable ASCII only');
   return new RegExp(text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'i');
+}
+
+const WINDOW = 256 * 1024;
+
+/** The folded test in windows that overlap by the literal's length: small strings, whatever the file's size. */
+function containsFolded(buffer: Buffer, pattern: RegExp, length: number): boolean {
+  for (let start = 0; start < buffer.length; start += WINDOW) {
+    const end = Math.min(buffer.length, start + WINDOW + length - 1);
+    if (pattern.test(buffer.toString('latin1', start, end))) return true;
+    if (end === buffer.length) break;
+  }
+  return false;
 }
