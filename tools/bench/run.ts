@@ -173,7 +173,7 @@ scenarios.push(
   },
 );
 
-const searchWanted = ['grep', 'glob', '.gitignore'].some(wanted);
+const searchWanted = only === undefined || only.some((prefix) => ['grep', 'glob', '.gitignore'].some((name) => name.startsWith(prefix) || prefix.startsWith(name)));
 if (searchWanted && !hasRipgrep()) {
   log('ripgrep (rg) is not installed (apt-get install ripgrep): the search scenarios are left out');
 } else if (searchWanted) {
