@@ -6,7 +6,7 @@ import { MemoryFileSystem } from '@openwork/fs-backend/memory';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
 import { PipeProcessBackend } from '@openwork/process-backend/pipe';
-import { TurnScope, type DynTool, type ToolResult } from '@openwork/tool-contract';
+import { TurnScope, type DynTool, type ToolProgress, type ToolResult } from '@openwork/tool-contract';
 import { builtinTools, DEFAULT_LIMITS, ReadLedger, type BuiltinSession, type ToolLimits } from '../src/index.ts';
 
 /** A tree to search, built the same way on the Node and the in-memory file system. */
@@ -28,10 +28,19 @@ export interface SearchWorld {
 const tools = new Map<string, DynTool<BuiltinSession>>(builtinTools().map((tool) => [tool.definition.name, tool]));
 
 /** One call, as the toolset would run it; `scope` lets a test cancel it. */
-export async function callTool(session: BuiltinSession, name: string, input: unknown, options: { scope?: TurnScope; timeoutMs?: number } = {}): Promise<ToolResult> {
+export async function callTool(
+  session: BuiltinSession,
+  name: string,
+  input: unknown,
+  options: { scope?: TurnScope; timeoutMs?: number; progress?: (event: ToolProgress) => void } = {},
+): Promise<ToolResult> {
   const tool = tools.get(name);
   if (!tool) throw new Error(`no tool ${name}`);
-  const active = (options.scope ?? new TurnScope()).startCall({ callId: 'test', ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+  const active = (options.scope ?? new TurnScope()).startCall({
+    callId: 'test',
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.progress === undefined ? {} : { progress: options.progress }),
+  });
   try {
     const prepared = tool.prepare(session, input, 'test');
     return 'run' in prepared ? await prepared.run(active.context) : prepared;

@@ -1,4 +1,4 @@
-import { CallAborted, TurnScope, type ToolResult } from '@openwork/tool-contract';
+import { CallAborted, TurnScope, type ToolProgress, type ToolResult } from '@openwork/tool-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtinTools, type GlobData, type GrepData } from '../src/index.ts';
 import { compareBytes } from '../src/shared/text.ts';
@@ -192,6 +192,21 @@ describe.each([
     // The first 11 (bound + 1), what was in flight, and what started while those results came in; never the other 500.
     expect(reads).toBeLessThanOrEqual(11 + 2 * session.limits.searchConcurrency);
     expect(reads).toBeLessThan(100);
+  });
+
+  it('reports progress every 1000 files on a long search, and the result does not depend on it', async () => {
+    for (let index = 0; index < 2100; index += 1) await world.file(`p/d${index % 7}/f${index}.txt`, index % 3 === 0 ? 'needle\n' : 'hay\n');
+    const events: ToolProgress[] = [];
+    const session = await world.session();
+    const watched = await callTool(session, 'grep', { pattern: 'needle', mode: 'count', maxResults: 5000 }, { progress: (event) => events.push(event) });
+    expect(events.map((event) => (event.kind === 'message' ? event.message.replace(/in \d+ directories; \d+ results/, 'in D directories; R results') : event.kind))).toEqual([
+      'searched 1000 files in D directories; R results so far',
+      'searched 2000 files in D directories; R results so far',
+    ]);
+    const listed = await callTool(session, 'glob', { pattern: '**/*.txt', maxResults: 2000 }, { progress: (event) => events.push(event) });
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    expect(watched.data).toEqual((await callTool(session, 'grep', { pattern: 'needle', mode: 'count', maxResults: 5000 })).data);
+    expect((listed.data as { paths: string[] }).paths).toHaveLength(2000);
   });
 
   it('gives identical output over repeated runs with different concurrency settings', async () => {

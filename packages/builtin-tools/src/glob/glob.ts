@@ -1,4 +1,4 @@
-import { defineTool, ToolError } from '@openwork/tool-contract';
+import { defineTool, safeProgress, ToolError } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
@@ -29,6 +29,7 @@ export const globTool = defineTool({
   execute: async (session: BuiltinSession, call, input) => {
     const maxResults = input.maxResults ?? 200;
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
+    const progress = safeProgress(call.progress);
     if (root.kind !== 'directory') {
       throw new ToolError('not_a_directory', `${root.displayPath} is not a directory; give glob a directory as path`);
     }
@@ -42,6 +43,7 @@ export const globTool = defineTool({
       includeIgnored: input.includeIgnored ?? false,
       // No more in flight than the bound needs: a search for the first 100 does not read 256 files first.
       concurrency: Math.min(session.limits.searchConcurrency, Math.max(16, maxResults + 1)),
+      onProgress: ({ files, directories }) => progress({ kind: 'message', message: `searched ${files} files in ${directories} directories; ${Math.min(kept.items.length, maxResults)} results so far` }),
       signal: call.signal,
       includeFile: filter.includeFile,
       enterDirectory: filter.enterDirectory,

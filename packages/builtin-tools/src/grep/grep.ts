@@ -1,4 +1,4 @@
-import { defineTool } from '@openwork/tool-contract';
+import { defineTool, safeProgress } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
@@ -94,6 +94,7 @@ export const grepTool = defineTool({
     const context = mode === 'content' ? (input.context ?? 0) : 0;
     const pattern = compileSearchPattern(input.pattern, { caseInsensitive: input.caseInsensitive ?? false });
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
+    const progress = safeProgress(call.progress);
     const filter = input.glob === undefined ? undefined : grepGlobFilter(input.glob);
     // One more than asked, so `truncated` means "at least one more result exists".
     // And no more than the output limit can show: the text of a million matches is never held.
@@ -164,6 +165,7 @@ export const grepTool = defineTool({
       includeIgnored: input.includeIgnored ?? false,
       // No more in flight than the bound needs: a search for the first 100 does not read 256 files first.
       concurrency: Math.min(session.limits.searchConcurrency, Math.max(16, maxResults + 1)),
+      onProgress: ({ files, directories }) => progress({ kind: 'message', message: `searched ${files} files in ${directories} directories; ${Math.min(kept.items.length, maxResults)} results so far` }),
       signal: call.signal,
       ...(filter ? { includeFile: filter.includeFile, enterDirectory: filter.enterDirectory } : {}),
       beyondBound: (sortKey) => {

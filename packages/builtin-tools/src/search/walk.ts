@@ -38,7 +38,12 @@ export interface WalkOptions {
    */
   readonly beyondBound?: (sortKey: string) => boolean;
   readonly visitFile: (file: WalkFile) => Promise<void> | void;
+  /** Called after every `PROGRESS_EVERY` files visited, with the counts so far. */
+  readonly onProgress?: (progress: { readonly files: number; readonly directories: number }) => void;
 }
+
+/** Files between two progress reports of a walk. */
+export const PROGRESS_EVERY = 1000;
 
 export interface WalkReport {
   /** Directories that could not be listed. */
@@ -103,14 +108,19 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
   const lister = new BatchLister(options.filesystem, signal, Math.max(1, Math.floor(options.concurrency / 4)));
   queue.push({ kind: 'directory', key: Buffer.from(`${root.displayPath}/`), path: root, displayPath: root.displayPath, relativePath: '', levels });
   let unreadableDirectories = 0;
+  let files = 0;
+  let directories = 0;
   const runTask = async (task: Task): Promise<void> => {
     if (task.kind === 'directory') {
       const listed = await listDirectory(options, lister, task);
+      directories += 1;
       if (listed === undefined) unreadableDirectories += 1;
       else for (const child of listed) queue.push(child);
     } else {
       const file = await resolveFile(options, task);
       if (file !== undefined) await options.visitFile(file);
+      files += 1;
+      if (files % PROGRESS_EVERY === 0) options.onProgress?.({ files, directories });
     }
   };
   await runPool({ queue, concurrency: Math.max(1, Math.floor(options.concurrency)), signal, runTask, beyondBound: options.beyondBound });
