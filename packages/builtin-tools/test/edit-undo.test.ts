@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileChangeArtifact } from '@openwork/tool-contract';
+import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { undoChanges } from '../src/index.ts';
@@ -75,6 +76,22 @@ describe('edit (seed §9, §11 工具语义)', () => {
     expect(artifact).toMatchObject({ kind: 'file_change', path: 'd.txt', absolutePath: file('d.txt'), change: 'modify', added: 1, removed: 1, originalContent: 'one\ntwo\nthree\n', undone: false });
     expect(artifact?.hunks[0]?.lines).toEqual([' one', '-two', '+TWO', ' three']);
     expect(result.output).not.toContain('originalContent');
+  });
+});
+
+describe('artifacts after a reload (seed §10)', () => {
+  it('会话重载后仍能显示当时的准确 diff: an artifact read back from JSON still turns the original into the file as it was written', async () => {
+    await writeFile(file('r.txt'), 'a\nb\nc\nd\ne\nf\ng\nh\n');
+    const result = await h.call('edit', { path: 'r.txt', oldText: 'b\nc', newText: 'B\nC\nC2' });
+    const written = await readFile(file('r.txt'), 'utf8');
+    const [artifact] = artifactsOf(result);
+    // The journal is JSON lines; the file then moves on.
+    const reloaded = JSON.parse(JSON.stringify(artifact)) as FileChangeArtifact;
+    await writeFile(file('r.txt'), 'something else entirely\n');
+    expect(reloaded).toEqual(artifact);
+    const patch = { oldFileName: 'r.txt', newFileName: 'r.txt', oldHeader: undefined, newHeader: undefined, hunks: reloaded.hunks.map((hunk) => ({ ...hunk, lines: [...hunk.lines] })) };
+    expect(applyPatch(reloaded.originalContent ?? '', patch)).toBe(written);
+    expect(reloaded.hunks.flatMap((hunk) => hunk.lines.filter((line) => !line.startsWith(' ')))).toEqual(['-b', '-c', '+B', '+C', '+C2']);
   });
 });
 

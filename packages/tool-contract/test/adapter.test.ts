@@ -87,7 +87,7 @@ describe('the adapter (seed §2 object-safe 分发)', () => {
     expect(syncThrow).toMatchObject({ status: 'error', error: { kind: 'io' } });
   });
 
-  it('fills the result of CONTRACT.md §3 and keeps artifacts out of the model text', async () => {
+  it('模型上下文中不出现 Artifact，Token 统计不包含它: fills the result of CONTRACT.md §3 and keeps artifacts out of the model text', async () => {
     const artifact: FileChangeArtifact = {
       kind: 'file_change',
       changeId: 'ch1',
