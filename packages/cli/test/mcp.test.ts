@@ -149,6 +149,9 @@ describe('openwork-tools mcp (CONTRACT.md §4)', () => {
       expected.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
     );
     expect(plain.client.getServerVersion()).toMatchObject({ name: 'openwork-tools' });
+    // Each tool also says what its structured content looks like; the client checks every ok result against it.
+    expect(listed.tools.filter((tool) => tool.outputSchema === undefined).map((tool) => tool.name)).toEqual([]);
+    expect(listed.tools.find((tool) => tool.name === 'read')?.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['path', 'content']) as unknown });
   });
 
   it('runs each advertised tool: text content, structured data, no artifacts in the text', async () => {

@@ -16,6 +16,8 @@ export interface ToolDefinition {
   readonly description: string;
   readonly risk: ToolRisk;
   readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** The shape of an ok result's `data`, when the tool declares one (not part of the model formats). */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
 }
 
 /** A validated call, ready to run once the permission decision allows it. */
@@ -51,6 +53,7 @@ export function adaptTool<Input extends TObject, Output, Session extends ToolSes
     description: tool.description,
     risk: tool.risk,
     inputSchema,
+    ...(tool.output === undefined ? {} : { outputSchema: Object.freeze({ ...(tool.output as Record<string, unknown>) }) }),
   });
   const failure = (callId: string, error: ToolErrorData, decision?: PermissionDecision): ErrorToolResult =>
     errorResult({ tool: tool.name, toolId: tool.id, callId, error, ...(decision ? { decision } : {}) });

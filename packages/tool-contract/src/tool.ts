@@ -1,4 +1,4 @@
-import type { Static, TObject } from 'typebox';
+import type { Static, TObject, TSchema } from 'typebox';
 import type { Artifact } from './artifact.ts';
 import type { ToolCallContext, ToolSessionContext } from './context.ts';
 import type { ToolEffect } from './effect.ts';
@@ -23,6 +23,8 @@ export interface Tool<Input extends TObject, Output, Session extends ToolSession
   readonly description: string;
   readonly risk: ToolRisk;
   readonly input: Input;
+  /** The shape of `data` on success, where it is fixed (MCP's outputSchema); never shown to the model. */
+  readonly output?: TSchema;
   /** What this call will read, write or execute; decided before it runs. */
   readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
   readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>) => Promise<ToolOutcome<Output>>;
@@ -34,6 +36,8 @@ export interface ToolSpec<Input extends TObject, Output, Session extends ToolSes
   readonly description: string;
   readonly risk: ToolRisk;
   readonly input: Input;
+  /** The shape of `data` on success, where it is fixed (MCP's outputSchema); never shown to the model. */
+  readonly output?: TSchema;
   readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
   readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>) => Promise<ToolOutcome<Output>>;
 }

@@ -4,6 +4,7 @@ import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { commandEnvironment } from './environment.ts';
+import { BashOutput } from '../shared/output-schemas.ts';
 
 export const BashInput = Type.Object({
   command: Type.String({ minLength: 1, description: 'The bash command to run.' }),
@@ -39,6 +40,7 @@ export const bashTool = defineTool({
   description: descriptions.bash,
   risk: 'execute',
   input: BashInput,
+  output: BashOutput,
   effect: (input, session: BuiltinSession) => ({ kind: 'execute', command: input.command, cwd: session.workingDirectory }),
   execute: async (session: BuiltinSession, call, input) => {
     const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -8,6 +8,7 @@ import { fileChangeArtifact } from '../shared/file-change.ts';
 import { decodeText, encodeText, encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
 import { lineEndings, toCrlf } from './line-endings.ts';
 import { lineOf, nearestLines, occurrences, replaceLiteral } from './matching.ts';
+import { EditOutput } from '../shared/output-schemas.ts';
 
 export const EditInput = Type.Object({
   path: Type.String({ description: 'File to edit: relative to the working directory, or absolute inside a writable root.' }),
@@ -83,6 +84,7 @@ export const editTool = defineTool({
   description: descriptions.edit,
   risk: 'write',
   input: EditInput,
+  output: EditOutput,
   effect: (input) => ({ kind: 'write', paths: [input.path] }),
   execute: async (session: BuiltinSession, call, input) => {
     if (input.oldText === input.newText) {

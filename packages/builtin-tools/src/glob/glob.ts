@@ -6,6 +6,7 @@ import { BoundedSortedList } from '../search/bounded-sorted.ts';
 import { globFilter } from '../search/path-filter.ts';
 import { walk } from '../search/walk.ts';
 import { compareBytes } from '../shared/text.ts';
+import { GlobOutput } from '../shared/output-schemas.ts';
 
 export const GlobInput = Type.Object({
   pattern: Type.String({ minLength: 1, description: 'Glob matched against file paths relative to `path`, e.g. `**/*.ts` or `src/*.json`.' }),
@@ -25,6 +26,7 @@ export const globTool = defineTool({
   description: descriptions.glob,
   risk: 'read',
   input: GlobInput,
+  output: GlobOutput,
   effect: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
   execute: async (session: BuiltinSession, call, input) => {
     const maxResults = input.maxResults ?? 200;

@@ -11,6 +11,7 @@ import { compareBytes } from '../shared/text.ts';
 import { formatGrep, type GrepFindings } from './format.ts';
 import { countMatchingLines } from './line-scan.ts';
 import { keptLine } from './line-text.ts';
+import { GrepOutput } from '../shared/output-schemas.ts';
 
 export const GrepInput = Type.Object({
   pattern: Type.String({ minLength: 1, description: 'Regular expression (RE2 syntax) searched for in each line.' }),
@@ -87,6 +88,7 @@ export const grepTool = defineTool({
   description: descriptions.grep,
   risk: 'read',
   input: GrepInput,
+  output: GrepOutput,
   effect: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
   execute: async (session: BuiltinSession, call, input) => {
     const mode: GrepMode = input.mode ?? 'files_with_matches';

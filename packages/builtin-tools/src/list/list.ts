@@ -4,6 +4,7 @@ import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { compareBytes } from '../shared/text.ts';
+import { ListOutput } from '../shared/output-schemas.ts';
 
 export const ListInput = Type.Object({
   path: Type.Optional(Type.String({ description: 'Directory to list; default: the working directory.' })),
@@ -27,6 +28,7 @@ export const listTool = defineTool({
   description: descriptions.list,
   risk: 'read',
   input: ListInput,
+  output: ListOutput,
   effect: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
   execute: async (session: BuiltinSession, call, input) => {
     const offset = input.offset ?? 0;

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { decodeText, formatBytes, sha256, utf8Length } from '../shared/text.ts';
+import { ReadOutput } from '../shared/output-schemas.ts';
 
 export const ReadInput = Type.Object({
   path: Type.String({ description: 'File to read: relative to the working directory, or absolute inside an allowed root.' }),
@@ -31,6 +32,7 @@ export const readTool = defineTool({
   description: descriptions.read,
   risk: 'read',
   input: ReadInput,
+  output: ReadOutput,
   effect: (input) => ({ kind: 'read', paths: [input.path] }),
   execute: async (session: BuiltinSession, call, input) => {
     const offset = input.offset ?? 0;

@@ -5,6 +5,7 @@ import type { BuiltinSession } from '../session.ts';
 import { absoluteOf } from '../shared/absolute.ts';
 import { fileChangeArtifact } from '../shared/file-change.ts';
 import { decodeText, encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
+import { WriteOutput } from '../shared/output-schemas.ts';
 
 export const WriteInput = Type.Object({
   path: Type.String({ description: 'File to write: relative to the working directory, or absolute inside a writable root.' }),
@@ -23,6 +24,7 @@ export const writeTool = defineTool({
   description: descriptions.write,
   risk: 'write',
   input: WriteInput,
+  output: WriteOutput,
   effect: (input) => ({ kind: 'write', paths: [input.path] }),
   execute: async (session: BuiltinSession, call, input) => {
     const bytes = encodeUtf8(input.content);

@@ -9,14 +9,16 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
  * CONTRACT.md §4: the output as text, isError for error and denied results,
  * data as structured content; never the artifacts (seed §10).
  */
-export function toMcpCallResult(result: ToolResult): CallToolResult {
+export function toMcpCallResult(result: ToolResult, options: { readonly outputSchema?: boolean } = {}): CallToolResult {
   const model = toModelResult(result);
   const data: unknown = result.data;
+  // A tool's outputSchema describes an ok result's data; an error's data has another shape and stays in the text.
+  const structured = isJsonObject(data) && (result.status === 'ok' || options.outputSchema !== true);
   return {
     content: [{ type: 'text', text: model.content }],
     isError: model.isError,
     // A round trip drops what JSON cannot carry (undefined fields), as the wire would.
-    ...(isJsonObject(data) ? { structuredContent: JSON.parse(JSON.stringify(data)) as Record<string, unknown> } : {}),
+    ...(structured ? { structuredContent: JSON.parse(JSON.stringify(data)) as Record<string, unknown> } : {}),
   };
 }
 

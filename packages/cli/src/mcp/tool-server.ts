@@ -23,12 +23,17 @@ export interface ToolServer {
   readonly settled: () => Promise<void>;
 }
 
-/** The MCP tool list: the finalized definitions as they are, as `tools --json` prints them. */
+/**
+ * The MCP tool list: the finalized definitions as they are, as `tools --json`
+ * prints them, plus each tool's outputSchema (the shape of `data`, which is
+ * the structured content of an ok result).
+ */
 function listedTools<Session extends ToolSessionContext>(toolset: FinalizedToolset<Session>): Tool[] {
-  return toolset.genericDefinitions().map((definition) => ({
+  return toolset.definitions.map((definition) => ({
     name: definition.name,
     description: definition.description,
     inputSchema: definition.inputSchema as Tool['inputSchema'],
+    ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema as Tool['outputSchema'] }),
   }));
 }
 
@@ -41,6 +46,7 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
   const server = new Server({ name: 'openwork-tools', version: options.version }, { capabilities: { tools: { listChanged: false } } });
   const running = new Set<Promise<unknown>>();
   const tools = listedTools(toolset);
+  const withOutputSchema = new Set(tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
@@ -71,7 +77,7 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
           options.log(`openwork-tools mcp: ${result.tool} ${result.callId}: ${error instanceof Error ? error.message : String(error)}\n`);
         });
       }
-      return toMcpCallResult(result);
+      return toMcpCallResult(result, { outputSchema: withOutputSchema.has(request.params.name) });
     })();
     running.add(call);
     const forget = () => running.delete(call);

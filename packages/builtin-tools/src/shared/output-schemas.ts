@@ -1,0 +1,71 @@
+import Type from 'typebox';
+
+/**
+ * The shapes of each tool's `data` on success (CONTRACT.md §3), as JSON
+ * Schemas for MCP's outputSchema. Extra fields are allowed, so a field
+ * added later does not break a client that checks them.
+ */
+const Count = Type.Integer({ minimum: 0 });
+
+export const ReadOutput = Type.Object({
+  path: Type.String(),
+  content: Type.String(),
+  offset: Count,
+  lineCount: Count,
+  totalLines: Type.Optional(Count),
+  truncated: Type.Boolean(),
+  nextOffset: Type.Optional(Count),
+});
+
+export const WriteOutput = Type.Object({ path: Type.String(), created: Type.Boolean(), bytes: Count });
+
+export const EditOutput = Type.Object({ path: Type.String(), replacements: Count, created: Type.Boolean() });
+
+const Skipped = Type.Object({ binary: Count, tooLarge: Count, unreadable: Count });
+const NumberedLine = Type.Object({ line: Type.Integer({ minimum: 1 }), text: Type.String() });
+
+/** One object for the three modes (MCP wants an object at the top): `matches`, `files` or `counts`, by mode. */
+export const GrepOutput = Type.Object({
+  matches: Type.Optional(
+    Type.Array(
+      Type.Object({
+        path: Type.String(),
+        line: Type.Integer({ minimum: 1 }),
+        text: Type.String(),
+        before: Type.Optional(Type.Array(NumberedLine)),
+        after: Type.Optional(Type.Array(NumberedLine)),
+      }),
+    ),
+  ),
+  files: Type.Optional(Type.Array(Type.String())),
+  counts: Type.Optional(Type.Array(Type.Object({ path: Type.String(), count: Type.Integer({ minimum: 1 }) }))),
+  truncated: Type.Boolean(),
+  skipped: Skipped,
+});
+
+export const GlobOutput = Type.Object({ paths: Type.Array(Type.String()), truncated: Type.Boolean() });
+
+export const ListOutput = Type.Object({
+  path: Type.String(),
+  entries: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      kind: Type.Union([Type.Literal('file'), Type.Literal('directory'), Type.Literal('symlink'), Type.Literal('other')]),
+      size: Type.Optional(Count),
+    }),
+  ),
+  total: Count,
+  offset: Count,
+  nextOffset: Type.Optional(Count),
+});
+
+const Captured = Type.Object({ text: Type.String(), totalBytes: Count, omittedBytes: Count, truncated: Type.Boolean() });
+
+export const BashOutput = Type.Object({
+  status: Type.Union([Type.Literal('exited'), Type.Literal('timed_out'), Type.Literal('cancelled'), Type.Literal('outcome_unknown')]),
+  exitCode: Type.Union([Type.Integer(), Type.Null()]),
+  signal: Type.Union([Type.String(), Type.Null()]),
+  stdout: Captured,
+  stderr: Captured,
+  durationMs: Type.Number({ minimum: 0 }),
+});
