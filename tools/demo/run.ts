@@ -1,32 +1,10 @@
 // A short scripted agent session against a temp copy of ./sample: each call
 // and its result, printed as a person would like to read them.
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { builtinTools, DEFAULT_LIMITS, ReadLedger, undoChanges, type BuiltinSession } from '@openwork/builtin-tools';
-import { NodeFileSystem } from '@openwork/fs-backend/node';
-import { PathGuard } from '@openwork/path-guard';
-import { PipeProcessBackend } from '@openwork/process-backend/pipe';
+import { undoChanges } from '@openwork/builtin-tools';
 import { TurnScope, type FileChangeArtifact } from '@openwork/tool-contract';
-import { Registry } from '@openwork/toolset-finalizer';
+import { openSampleSession } from './examples/sample-session.ts';
 
-const workspace = await mkdtemp(join(tmpdir(), 'openwork-demo-'));
-await cp(fileURLToPath(new URL('./sample/', import.meta.url)), workspace, { recursive: true });
-
-const filesystem = new NodeFileSystem();
-const session: BuiltinSession = {
-  workingDirectory: workspace,
-  environment: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workspace },
-  paths: await PathGuard.create({ workingDirectory: workspace, probe: filesystem }),
-  filesystem,
-  processes: new PipeProcessBackend(),
-  limits: DEFAULT_LIMITS,
-  readLedger: new ReadLedger(),
-};
-const registry = new Registry<BuiltinSession>();
-for (const tool of builtinTools()) registry.register(tool);
-const toolset = registry.finalize(session);
+const { workspace, session, toolset, close } = await openSampleSession();
 const journal: FileChangeArtifact[] = [];
 const turn = new TurnScope();
 
@@ -56,5 +34,4 @@ console.log('\n▶ undo (newest first)');
 const report = await undoChanges(session, journal, { signal: turn.signal });
 console.log(indent(JSON.stringify(report, null, 2)));
 await step('list', { path: 'src' });
-await session.processes.dispose();
-await rm(workspace, { recursive: true, force: true });
+await close();

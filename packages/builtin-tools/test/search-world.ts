@@ -114,14 +114,20 @@ export function memoryWorld(): Promise<SearchWorld> {
   });
 }
 
-/** The same file system, with a hook run before each file read, single or batched (to cancel in the middle of a walk). */
-export function withReadHook(filesystem: AsyncFileSystem, beforeRead: () => void): AsyncFileSystem {
+/** The same file system, with a hook run before each file read, single or batched (to cancel in the middle of a walk), and one per directory listed in a batch. */
+export function withReadHook(filesystem: AsyncFileSystem, beforeRead: () => void, onList?: () => void): AsyncFileSystem {
   return new Proxy(filesystem, {
     get(target, key) {
       if (key === 'readFile') {
         return (...args: Parameters<AsyncFileSystem['readFile']>) => {
           beforeRead();
           return target.readFile(...args);
+        };
+      }
+      if (key === 'readDirectories' && onList !== undefined) {
+        return (...args: Parameters<AsyncFileSystem['readDirectories']>) => {
+          for (let index = 0; index < args[0].length; index += 1) onList();
+          return target.readDirectories(...args);
         };
       }
       if (key === 'readFiles') {

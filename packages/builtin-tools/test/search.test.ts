@@ -209,6 +209,16 @@ describe.each([
     expect((listed.data as { paths: string[] }).paths).toHaveLength(2000);
   });
 
+  it('glob, too, stops listing once its bound is reached', async () => {
+    for (let index = 0; index < 300; index += 1) await world.file(`g${String(index).padStart(3, '0')}/x.js`, '');
+    let listed = 0;
+    const session = await world.session({ limits: { searchConcurrency: 16 }, wrap: (filesystem) => withReadHook(filesystem, () => undefined, () => (listed += 1)) });
+    const result = await callTool(session, 'glob', { pattern: '**/*.js', maxResults: 5 });
+    expect((result.data as GlobData).paths).toEqual(['g000/x.js', 'g001/x.js', 'g002/x.js', 'g003/x.js', 'g004/x.js']);
+    // The root, the directories that hold the first six, and what was in flight or started meanwhile; never all 300.
+    expect(listed).toBeLessThanOrEqual(1 + 6 + 2 * 16);
+  });
+
   it('gives identical output over repeated runs with different concurrency settings', async () => {
     const names = ['a-b/x.txt', 'a/b.txt', 'a.b', 'a/b/c.txt', 'Z.txt', 'ä.txt', 'z/𝒳.txt', 'a/b-c.txt', 'a/b/c/d/e.txt', 'm.txt'];
     for (let index = 0; index < 60; index += 1) names.push(`deep/${index % 5}/${index % 3}/n${index}.txt`);

@@ -31,7 +31,6 @@ export const globTool = defineTool({
   execute: async (session: BuiltinSession, call, input) => {
     const maxResults = input.maxResults ?? 200;
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
-    const progress = safeProgress(call.progress);
     if (root.kind !== 'directory') {
       throw new ToolError('not_a_directory', `${root.displayPath} is not a directory; give glob a directory as path`);
     }
@@ -43,9 +42,9 @@ export const globTool = defineTool({
       filesystem: session.filesystem,
       root,
       includeIgnored: input.includeIgnored ?? false,
-      // No more in flight than the bound needs: a search for the first 100 does not read 256 files first.
-      concurrency: Math.min(session.limits.searchConcurrency, Math.max(16, maxResults + 1)),
-      onProgress: ({ files, directories }) => progress({ kind: 'message', message: `searched ${files} files in ${directories} directories; ${Math.min(kept.items.length, maxResults)} results so far` }),
+      concurrency: session.limits.searchConcurrency,
+      maxResults,
+      progress: { send: safeProgress(call.progress), results: () => kept.items.length },
       signal: call.signal,
       includeFile: filter.includeFile,
       enterDirectory: filter.enterDirectory,

@@ -5,7 +5,7 @@ import type { BuiltinSession } from '../session.ts';
 import { BoundedSortedList } from '../search/bounded-sorted.ts';
 import { grepGlobFilter } from '../search/path-filter.ts';
 import { BatchReader } from '../search/batch-reader.ts';
-import { compileSearchPattern, escapeRegExp, type SearchPattern } from '../search/regex.ts';
+import { compileSearchPattern, type SearchPattern } from '../search/regex.ts';
 import { throwIfAborted, walk, type WalkFile } from '../search/walk.ts';
 import { compareBytes } from '../shared/text.ts';
 import { formatGrep, type GrepFindings } from './format.ts';
@@ -96,7 +96,6 @@ export const grepTool = defineTool({
     const context = mode === 'content' ? (input.context ?? 0) : 0;
     const pattern = compileSearchPattern(input.pattern, { caseInsensitive: input.caseInsensitive ?? false });
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
-    const progress = safeProgress(call.progress);
     const filter = input.glob === undefined ? undefined : grepGlobFilter(input.glob);
     // One more than asked, so `truncated` means "at least one more result exists".
     // And no more than the output limit can show: the text of a million matches is never held.
@@ -106,10 +105,11 @@ export const grepTool = defineTool({
 
     const lineLiteral = mode !== 'content' && literal !== undefined && !literal.includes(0x0a) ? literal : undefined;
     const plainLiteral = pattern.requiredLiteral === input.pattern;
-    const foldedPlain =
-      mode === 'files_with_matches' && pattern.foldedLiteral !== undefined && pattern.foldedLiteral === input.pattern ? new RegExp(escapeRegExp(input.pattern), 'i') : undefined;
+    // The file system found the literal in some letter case: for a plain literal that is a match, all files_with_matches needs.
+    const foldedPlain = mode === 'files_with_matches' && pattern.foldedLiteral !== undefined && pattern.foldedLiteral === input.pattern;
     const { maxSearchFileBytes } = session.limits;
-    // The file system drops binary files and files without the literal where it reads them: their bytes never reach this thread.
+    // The file system drops binary files and files without the literal where it reads them (AsyncFileSystem.readFiles):
+    // their bytes never reach this thread, and what arrives needs no second look for either.
     const reader = new BatchReader(
       session.filesystem,
       {
@@ -123,10 +123,6 @@ export const grepTool = defineTool({
       Math.min(32, session.limits.searchConcurrency),
     );
     const visitFile = async (file: WalkFile) => {
-      if (file.size !== undefined && file.size > maxSearchFileBytes) {
-        skipped.tooLarge += 1;
-        return;
-      }
       const entry = await reader.read(file.path);
       if (!entry.ok) {
         throwIfAborted(call.signal, 'searching');
@@ -138,19 +134,11 @@ export const grepTool = defineTool({
         if (entry.excluded === 'binary') skipped.binary += 1;
         return;
       }
-      const bytes = entry.bytes;
-      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      if (foldedPlain !== undefined) {
-        // The literal in some letter case is a match, and all files_with_matches needs.
-        if (!buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0) && foldedPlain.test(buffer.toString('latin1'))) kept.add({ path: file.displayPath, line: 0 });
+      if (foldedPlain) {
+        kept.add({ path: file.displayPath, line: 0 });
         return;
       }
-      // Again here: cheap, and keeps grep right over a file system that ignores the filter.
-      if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-        skipped.binary += 1;
-        return;
-      }
-      if (literal !== undefined && buffer.indexOf(literal) === -1) return;
+      const buffer = Buffer.from(entry.bytes.buffer, entry.bytes.byteOffset, entry.bytes.byteLength);
       if (lineLiteral !== undefined) {
         // Files and counts need no line numbers: only the lines around the literal are decoded.
         const count = countMatchingLines(buffer, lineLiteral, pattern, { plain: plainLiteral, firstOnly: mode === 'files_with_matches' });
@@ -165,9 +153,9 @@ export const grepTool = defineTool({
       filesystem: session.filesystem,
       root,
       includeIgnored: input.includeIgnored ?? false,
-      // No more in flight than the bound needs: a search for the first 100 does not read 256 files first.
-      concurrency: Math.min(session.limits.searchConcurrency, Math.max(16, maxResults + 1)),
-      onProgress: ({ files, directories }) => progress({ kind: 'message', message: `searched ${files} files in ${directories} directories; ${Math.min(kept.items.length, maxResults)} results so far` }),
+      concurrency: session.limits.searchConcurrency,
+      maxResults,
+      progress: { send: safeProgress(call.progress), results: () => kept.items.length },
       signal: call.signal,
       ...(filter ? { includeFile: filter.includeFile, enterDirectory: filter.enterDirectory } : {}),
       beyondBound: (sortKey) => {

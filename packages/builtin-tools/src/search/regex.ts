@@ -10,9 +10,6 @@ export interface SearchPattern {
   readonly foldedLiteral: string | undefined;
 }
 
-export function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-}
 
 const META = /[\\.^$|?*+()[\]{}]/;
 const UNSUPPORTED = /\\[1-9]|\(\?[=!]|\(\?<[=!]/;

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { CheckedPath, PathGuard } from '@openwork/path-guard';
-import { abortKind, isToolError, ToolError } from '@openwork/tool-contract';
+import { abortKind, isToolError, ToolError, type ToolProgress } from '@openwork/tool-contract';
 import { checkIgnored, IGNORE_FILES, parseIgnoreFile, type IgnoreLevel } from './ignore-rules.ts';
 import { BatchLister } from './batch-reader.ts';
 import { KeyedMinHeap } from './task-queue.ts';
@@ -13,8 +13,6 @@ export interface WalkFile {
   readonly displayPath: string;
   /** `/`-separated, relative to the walk root; '' when the root itself is the file. */
   readonly relativePath: string;
-  /** Bytes, when the directory listing gave it. */
-  readonly size: number | undefined;
 }
 
 export interface WalkOptions {
@@ -24,8 +22,10 @@ export interface WalkOptions {
   readonly root: CheckedPath;
   /** true: `.gitignore` / `.ignore` are not read. `.git/` is skipped regardless. */
   readonly includeIgnored: boolean;
-  /** Directory reads and file visits in flight at once. */
+  /** Directory reads and file visits in flight at most (the walk takes fewer when `maxResults` needs fewer). */
   readonly concurrency: number;
+  /** The result bound: no more visits in flight than it needs (a search for the first 100 does not read 256 files first). */
+  readonly maxResults: number;
   readonly signal: AbortSignal;
   /** Which files to visit, by walk-relative path; default all. */
   readonly includeFile?: (relativePath: string) => boolean;
@@ -38,8 +38,8 @@ export interface WalkOptions {
    */
   readonly beyondBound?: (sortKey: string) => boolean;
   readonly visitFile: (file: WalkFile) => Promise<void> | void;
-  /** Called after every `PROGRESS_EVERY` files visited, with the counts so far. */
-  readonly onProgress?: (progress: { readonly files: number; readonly directories: number }) => void;
+  /** Where a progress message goes every `PROGRESS_EVERY` files, with `results()` kept so far. */
+  readonly progress?: { readonly send: (event: ToolProgress) => void; readonly results: () => number };
 }
 
 /** Files between two progress reports of a walk. */
@@ -67,7 +67,6 @@ interface FileTask {
   readonly name: string;
   readonly displayPath: string;
   readonly relativePath: string;
-  readonly size: number | undefined;
 }
 
 type Task = DirectoryTask | FileTask;
@@ -100,7 +99,7 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
   const { root, signal } = options;
   throwIfAborted(signal, 'searching');
   if (root.kind !== 'directory') {
-    await options.visitFile({ path: root, displayPath: root.displayPath, relativePath: '', size: undefined });
+    await options.visitFile({ path: root, displayPath: root.displayPath, relativePath: '' });
     return { unreadableDirectories: 0 };
   }
   const levels = options.includeIgnored ? [] : await ancestorLevels(options);
@@ -120,10 +119,14 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
       const file = await resolveFile(options, task);
       if (file !== undefined) await options.visitFile(file);
       files += 1;
-      if (files % PROGRESS_EVERY === 0) options.onProgress?.({ files, directories });
+      if (files % PROGRESS_EVERY === 0 && options.progress) {
+        const results = Math.min(options.progress.results(), options.maxResults);
+        options.progress.send({ kind: 'message', message: `searched ${files} files in ${directories} directories; ${results} results so far` });
+      }
     }
   };
-  await runPool({ queue, concurrency: Math.max(1, Math.floor(options.concurrency)), signal, runTask, beyondBound: options.beyondBound });
+  const concurrency = Math.min(Math.max(1, Math.floor(options.concurrency)), Math.max(16, options.maxResults + 1));
+  await runPool({ queue, concurrency, signal, runTask, beyondBound: options.beyondBound });
   return { unreadableDirectories };
 }
 
@@ -233,7 +236,7 @@ async function listDirectory(options: WalkOptions, lister: BatchLister, task: Di
       children.push({ kind: 'directory', key: Buffer.from(`${displayPath}/`), path: paths.child(task.path, entry.name, 'directory'), displayPath, relativePath, levels: childLevels });
     } else if (entry.kind === 'file' || entry.kind === 'symlink') {
       if (options.includeFile && !options.includeFile(relativePath)) continue;
-      children.push({ kind: entry.kind, key: Buffer.from(displayPath), parent: task.path, name: entry.name, displayPath, relativePath, size: entry.size });
+      children.push({ kind: entry.kind, key: Buffer.from(displayPath), parent: task.path, name: entry.name, displayPath, relativePath });
     }
     // Devices, FIFOs and sockets are not text to search.
   }
@@ -244,7 +247,7 @@ async function listDirectory(options: WalkOptions, lister: BatchLister, task: Di
 async function resolveFile(options: WalkOptions, task: FileTask): Promise<WalkFile | undefined> {
   const { paths, signal } = options;
   if (task.kind === 'file') {
-    return { path: paths.child(task.parent, task.name, 'file'), displayPath: task.displayPath, relativePath: task.relativePath, size: task.size };
+    return { path: paths.child(task.parent, task.name, 'file'), displayPath: task.displayPath, relativePath: task.relativePath };
   }
   let target: CheckedPath;
   try {
@@ -257,7 +260,7 @@ async function resolveFile(options: WalkOptions, task: FileTask): Promise<WalkFi
   }
   // A symlinked directory is never entered (no cycles, no duplicates); devices are not text.
   if (target.kind !== 'file') return undefined;
-  return { path: target, displayPath: task.displayPath, relativePath: task.relativePath, size: undefined };
+  return { path: target, displayPath: task.displayPath, relativePath: task.relativePath };
 }
 
 async function readSmallText(options: WalkOptions, path: CheckedPath): Promise<string | undefined> {
@@ -294,7 +297,7 @@ async function ancestorLevels(options: WalkOptions): Promise<IgnoreLevel[]> {
     if (directory.kind !== 'directory') continue;
     let entries;
     try {
-      entries = await options.filesystem.readDirectory(directory, { signal: options.signal });
+      entries = await options.filesystem.readDirectory(directory, { signal: options.signal, sizes: false });
     } catch (error) {
       throwIfAborted(options.signal, 'searching');
       if (isToolError(error)) continue;

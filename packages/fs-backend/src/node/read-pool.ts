@@ -2,14 +2,13 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CheckedPath, EntryKind } from '@openwork/path-guard';
 import { readCheckedPath } from '@openwork/path-guard/backend';
-import { ToolError } from '@openwork/tool-contract';
 import type { DirectoryEntry, ListDirectoryOptions, ReadDirectoriesEntry, ReadFilesEntry, ReadFilesOptions } from '../file-system.ts';
 import { directoryChanged, notADirectory } from '../shared/read-directory.ts';
 import { foldedPattern } from '../shared/content-filter.ts';
 import { throwIfAborted } from '../shared/abort.ts';
 import { changedSinceChecked, knownIdentity } from '../shared/checked.ts';
 import { toolErrorFromErrno } from '../shared/errno.ts';
-import { requireRegularFile, tooLarge } from '../shared/read-file.ts';
+import { notRegularFile, tooLarge } from '../shared/read-file.ts';
 
 /** What a worker sends back for one file. */
 type WorkerResult =
@@ -17,7 +16,7 @@ type WorkerResult =
   | { readonly ok: true; readonly excluded: 'binary' | 'absent' }
   | { readonly ok: true; readonly deferred: true }
   | { readonly ok: false; readonly errno: string; readonly stage: 'lstat' | 'open' | 'read' }
-  | { readonly ok: false; readonly kind: EntryKind }
+  | { readonly ok: false; readonly kind: Exclude<EntryKind, 'file'> }
   | { readonly ok: false; readonly changed: true }
   | { readonly ok: false; readonly size: number }
   | { readonly ok: false; readonly grew: true };
@@ -224,10 +223,7 @@ export class ReadPool {
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
     throwIfAborted(signal, 'reading files');
     if (paths.length === 0) return [];
-    const files = paths.map((path) => {
-      const { realPath, identity } = readCheckedPath(path);
-      return knownIdentity(identity) ? { path: realPath, dev: identity.dev, ino: identity.ino } : { path: realPath, dev: 0, ino: 0 };
-    });
+    const files = paths.map(locate);
     const results: Array<WorkerResult | undefined> = new Array<WorkerResult | undefined>(files.length).fill(undefined);
     let todo = files.map((_, index) => index);
     while (todo.length > 0) {
@@ -268,10 +264,7 @@ export class ReadPool {
     const { signal } = options;
     throwIfAborted(signal, 'listing directories');
     if (paths.length === 0) return [];
-    const files = paths.map((path) => {
-      const { realPath, identity } = readCheckedPath(path);
-      return knownIdentity(identity) ? { path: realPath, dev: identity.dev, ino: identity.ino } : { path: realPath, dev: 0, ino: 0 };
-    });
+    const files = paths.map(locate);
     const workers = this.#take(Math.min(this.#size, Math.ceil(paths.length / 4)));
     const slice = Math.ceil(files.length / workers.length);
     const parts = workers.map((worker, index) =>
@@ -301,6 +294,12 @@ export class ReadPool {
   }
 }
 
+/** Where a worker finds a checked path, and the dev/ino it must still have (0 when the guard did not learn them). */
+function locate(path: CheckedPath): { path: string; dev: number; ino: number } {
+  const { realPath, identity } = readCheckedPath(path);
+  return knownIdentity(identity) ? { path: realPath, dev: identity.dev, ino: identity.ino } : { path: realPath, dev: 0, ino: 0 };
+}
+
 /** The same errors the shared bounded read throws, as entries. */
 function toEntry(result: WorkerResult, path: CheckedPath, maxBytes: number): ReadFilesEntry {
   const displayPath = path.displayPath;
@@ -314,14 +313,7 @@ function toEntry(result: WorkerResult, path: CheckedPath, maxBytes: number): Rea
       if (result.stage === 'open' && result.errno === 'ELOOP') return changedSinceChecked(displayPath);
       return toolErrorFromErrno(Object.assign(new Error(result.errno), { code: result.errno }), { operation: 'reading', displayPath });
     }
-    if ('kind' in result) {
-      try {
-        requireRegularFile({ kind: result.kind, dev: 0, ino: 0, size: 0, mode: 0, mtimeMs: 0, uid: 0, gid: 0 }, displayPath);
-      } catch (caught) {
-        if (caught instanceof ToolError) return caught;
-      }
-      return new ToolError('not_a_file', `${displayPath} is not a regular file`);
-    }
+    if ('kind' in result) return notRegularFile(result.kind, displayPath);
     if ('changed' in result) return changedSinceChecked(displayPath);
     if ('size' in result) return tooLarge(displayPath, `is ${result.size} bytes`, maxBytes);
     return tooLarge(displayPath, 'grew while being read', maxBytes);

@@ -1,4 +1,4 @@
-import type { CheckedPath } from '@openwork/path-guard';
+import type { CheckedPath, EntryKind } from '@openwork/path-guard';
 import { readCheckedPath } from '@openwork/path-guard/backend';
 import { ToolError } from '@openwork/tool-contract';
 import type { ReadFileOptions } from '../file-system.ts';
@@ -46,10 +46,14 @@ export async function openNoFollow(host: Host, realPath: string, displayPath: st
 }
 
 export function requireRegularFile(stat: HostStat, displayPath: string): void {
-  if (stat.kind === 'file') return;
-  if (stat.kind === 'directory') throw new ToolError('is_directory', `${displayPath} is a directory; give a file path, or use list to see its entries`);
-  if (stat.kind === 'symlink') throw changedSinceChecked(displayPath);
-  throw new ToolError('not_a_file', `${displayPath} is not a regular file (a FIFO, socket or device); only regular files can be read or written`);
+  if (stat.kind !== 'file') throw notRegularFile(stat.kind, displayPath);
+}
+
+/** The error for reading an entry of this kind as a file. */
+export function notRegularFile(kind: Exclude<EntryKind, 'file'>, displayPath: string): ToolError {
+  if (kind === 'directory') return new ToolError('is_directory', `${displayPath} is a directory; give a file path, or use list to see its entries`);
+  if (kind === 'symlink') return changedSinceChecked(displayPath);
+  return new ToolError('not_a_file', `${displayPath} is not a regular file (a FIFO, socket or device); only regular files can be read or written`);
 }
 
 export function tooLarge(displayPath: string, what: string, maxBytes: number): ToolError {
