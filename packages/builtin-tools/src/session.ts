@@ -1,7 +1,7 @@
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { PathGuard } from '@openwork/path-guard';
 import type { ProcessBackend } from '@openwork/process-backend';
-import type { ToolSessionContext } from '@openwork/tool-contract';
+import type { FileChangeArtifact, ToolSessionContext } from '@openwork/tool-contract';
 import type { ReadLedger } from './shared/read-ledger.ts';
 
 /** Limits a product may tune; every one is reported when hit. */
@@ -31,6 +31,21 @@ export const DEFAULT_LIMITS: ToolLimits = Object.freeze({
 });
 
 /**
+ * A write-ahead record of file changes (docs/decisions/0002-undo-promises.md):
+ * write and edit hand it each change, with the original content, before the
+ * file changes and again after, so no failure can leave a changed file
+ * without its undo record.
+ */
+export interface ChangeJournal {
+  /** Durably records a change about to be made; when it throws, the file is left as it was. */
+  readonly begin: (change: FileChangeArtifact, options: { readonly signal: AbortSignal }) => Promise<void>;
+  /** Records that the change was made. */
+  readonly complete: (change: FileChangeArtifact) => Promise<void>;
+  /** Records that the change was not made (its commit failed); best effort, undo also checks the file. */
+  readonly abandon: (change: FileChangeArtifact) => Promise<void>;
+}
+
+/**
  * The session the built-in tools run in (seed §4): the path guard is the
  * only way to a CheckedPath, the backends the only way to the host.
  */
@@ -41,4 +56,6 @@ export interface BuiltinSession extends ToolSessionContext {
   readonly limits: ToolLimits;
   /** What the model last saw of each file, for edit's staleness check. */
   readonly readLedger: ReadLedger;
+  /** Where write and edit record each change before they make it; absent, they only return it as an artifact. */
+  readonly changeJournal?: ChangeJournal;
 }

@@ -3,10 +3,34 @@ import { parseArgs } from './args.ts';
 import type { CommandIo } from './call-command.ts';
 import { USAGE, UsageError } from './usage-error.ts';
 
+/**
+ * Writes to a stream until it fails. A reader that went away (EPIPE under
+ * `| head -c 100`, EIO from a closed terminal) ends the output quietly, with
+ * the command's usual exit status: an unhandled stream error would print a
+ * stack trace instead.
+ */
+function untilClosed(stream: NodeJS.WriteStream, onFailure: (error: NodeJS.ErrnoException) => void = () => {}): (chunk: string) => void {
+  let open = true;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (open) onFailure(error);
+    open = false;
+  });
+  return (chunk) => {
+    if (open) stream.write(chunk);
+  };
+}
+
+const READER_GONE = new Set(['EPIPE', 'EIO', 'ECONNRESET']);
+
 function defaultIo(): CommandIo {
+  const stderr = untilClosed(process.stderr);
+  const stdout = untilClosed(process.stdout, (error) => {
+    // Any other failure (a full disk under `> out.json`) is worth one line.
+    if (!READER_GONE.has(error.code ?? '')) stderr(`openwork-tools: stdout: ${error.message}\n`);
+  });
   return {
-    stdout: (chunk) => void process.stdout.write(chunk),
-    stderr: (chunk) => void process.stderr.write(chunk),
+    stdout,
+    stderr,
     readStdin: () => (process.stdin.isTTY ? Promise.resolve('') : text(process.stdin)),
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
   };

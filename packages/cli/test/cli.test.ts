@@ -113,8 +113,11 @@ describe('openwork-tools (CONTRACT.md §4)', () => {
       Array.from({ length: 5 }, (_, index) => run(['call', 'write', JSON.stringify({ path: `c${index}.txt`, content: `${index}` }), '--mode', 'acceptEdits', '--artifacts', journal])),
     );
     expect(results.map((result) => result.code)).toEqual([0, 0, 0, 0, 0]);
-    const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { path: string });
-    expect(lines.map((line) => line.path).sort()).toEqual(['c0.txt', 'c1.txt', 'c2.txt', 'c3.txt', 'c4.txt']);
+    const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { kind: string; path?: string });
+    // Each change is its record, written before the file changed, and the mark that it completed.
+    const records = lines.filter((line) => line.kind === 'file_change');
+    expect(records.map((line) => line.path).sort()).toEqual(['c0.txt', 'c1.txt', 'c2.txt', 'c3.txt', 'c4.txt']);
+    expect(lines.filter((line) => line.kind === 'file_change_complete')).toHaveLength(5);
   });
 
   it('bash asks without a whitelist match and is denied without a terminal; --yes runs it; a non-zero exit is ok', async () => {

@@ -166,11 +166,13 @@ describe('openwork-tools mcp (CONTRACT.md §4)', () => {
       expect(text(result)).not.toContain('file_change');
       await known.check(result);
     }
-    // --artifacts journals the changes of write and edit, as with call.
-    const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { kind: string; path: string });
-    expect(lines.map((line) => [line.kind, line.path])).toEqual([
-      ['file_change', 'w.txt'],
-      ['file_change', 'e.txt'],
+    // --artifacts journals the changes of write and edit, as with call: each recorded before it is made, then marked complete.
+    const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { kind: string; path?: string; pending?: boolean });
+    expect(lines.map((line) => [line.kind, line.path, line.pending])).toEqual([
+      ['file_change', 'w.txt', true],
+      ['file_change_complete', undefined, undefined],
+      ['file_change', 'e.txt', true],
+      ['file_change_complete', undefined, undefined],
     ]);
   });
 

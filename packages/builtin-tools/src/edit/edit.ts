@@ -4,11 +4,13 @@ import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { absoluteOf } from '../shared/absolute.ts';
+import { commitRecorded } from '../shared/artifact-journal.ts';
 import { fileChangeArtifact } from '../shared/file-change.ts';
 import { decodeText, encodeText, encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
 import { lineEndings, toCrlf } from './line-endings.ts';
 import { lineOf, nearestLines, occurrences, replaceLiteral } from './matching.ts';
 import { EditOutput } from '../shared/output-schemas.ts';
+import { refuseDirectoryForm } from '../write/file-path.ts';
 
 export const EditInput = Type.Object({
   path: Type.String({ description: 'File to edit: relative to the working directory, or absolute inside a writable root.' }),
@@ -62,15 +64,17 @@ async function createFile(session: BuiltinSession, path: CheckedPath, newText: s
   return session.filesystem.withLock(
     path,
     async () => {
-      const result = await session.filesystem.writeFile(path, bytes, { signal, createParents: true, expectedSha256: null }).catch((error: unknown) => {
-        if (error instanceof ToolError && error.kind === 'stale') {
-          throw new ToolError('already_exists', `${path.displayPath} was created by someone else just now; read it, then edit it with a non-empty oldText`);
-        }
-        throw error;
-      });
       const after = { text: newText, sha256: sha256(bytes) };
-      session.readLedger.remember(path.displayPath, after.sha256);
       const artifact = fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before: null, after });
+      const commit = () =>
+        session.filesystem.writeFile(path, bytes, { signal, createParents: true, expectedSha256: null }).catch((error: unknown) => {
+          if (error instanceof ToolError && error.kind === 'stale') {
+            throw new ToolError('already_exists', `${path.displayPath} was created by someone else just now; read it, then edit it with a non-empty oldText`);
+          }
+          throw error;
+        });
+      const result = await commitRecorded(session, artifact, signal, commit);
+      session.readLedger.remember(path.displayPath, after.sha256);
       const data: EditData = { path: path.displayPath, replacements: 0, created: result.created };
       return { data, output: `Created ${path.displayPath} (${result.bytes} bytes)`, artifacts: [artifact] };
     },
@@ -91,6 +95,7 @@ export const editTool = defineTool({
       throw new ToolError('no_change', 'oldText and newText are the same, so the edit would change nothing; give the text you want instead');
     }
     const { signal } = call;
+    refuseDirectoryForm(input.path);
     if (input.oldText === '') {
       const path = await session.paths.resolvePath(input.path, 'write', 'may_create', { signal });
       if (path.exists) {
@@ -116,10 +121,7 @@ export const editTool = defineTool({
         if (afterBytes.length > session.limits.maxContentBytes) {
           throw new ToolError('too_large', `the edited file would be ${formatBytes(afterBytes.length)}, above the ${formatBytes(session.limits.maxContentBytes)} limit`);
         }
-        // The backend compares the digest again right before the rename: a concurrent change is `stale`.
-        await session.filesystem.writeFile(path, afterBytes, { signal, expectedSha256: digest });
         const afterDigest = sha256(afterBytes);
-        session.readLedger.remember(path.displayPath, afterDigest);
         const bom = decoded.bom ? '\uFEFF' : '';
         const artifact: FileChangeArtifact = fileChangeArtifact({
           path: path.displayPath,
@@ -127,6 +129,9 @@ export const editTool = defineTool({
           before: { text: bom + decoded.text, sha256: digest },
           after: { text: bom + planned.text, sha256: afterDigest },
         });
+        // The backend compares the digest again right before the rename: a concurrent change is `stale`.
+        await commitRecorded(session, artifact, signal, () => session.filesystem.writeFile(path, afterBytes, { signal, expectedSha256: digest }));
+        session.readLedger.remember(path.displayPath, afterDigest);
         const data: EditData = { path: path.displayPath, replacements: planned.replacements, created: false };
         const summary = `Edited ${path.displayPath}: ${planned.replacements} replacement${planned.replacements === 1 ? '' : 's'} (+${artifact.added} -${artifact.removed} lines)`;
         return { data, output: summary, artifacts: [artifact] };

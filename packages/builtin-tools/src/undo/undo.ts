@@ -18,6 +18,13 @@ export interface UndoReport {
 
 export interface UndoOptions {
   readonly signal: AbortSignal;
+  /**
+   * Changes recorded before they were made whose completion was never
+   * recorded (a write-ahead journal, docs/decisions/0002-undo-promises.md).
+   * One whose file still has its content from before was never made: it is
+   * skipped, not a conflict.
+   */
+  readonly unconfirmed?: ReadonlySet<string>;
 }
 
 /** The session parts undo needs: the guard of the undo's own roots and the file system. */
@@ -32,8 +39,14 @@ async function currentDigest(session: UndoSession, path: CheckedPath, signal: Ab
   return bytes ? sha256(bytes) : 'too large to be the recorded content';
 }
 
-async function undoOne(session: UndoSession, change: FileChangeArtifact, signal: AbortSignal): Promise<UndoConflict | undefined> {
-  const conflict = (reason: string): UndoConflict => ({ changeId: change.changeId, path: change.path, reason });
+/** What became of one change: restored, left alone because it was never made, or a conflict. */
+type UndoOutcome = { readonly kind: 'undone' } | { readonly kind: 'never_made' } | { readonly kind: 'conflict'; readonly conflict: UndoConflict };
+
+const UNDONE: UndoOutcome = { kind: 'undone' };
+const NEVER_MADE: UndoOutcome = { kind: 'never_made' };
+
+async function undoOne(session: UndoSession, change: FileChangeArtifact, unconfirmed: boolean, signal: AbortSignal): Promise<UndoOutcome> {
+  const conflict = (reason: string): UndoOutcome => ({ kind: 'conflict', conflict: { changeId: change.changeId, path: change.path, reason } });
   let path: CheckedPath;
   try {
     // Through the guard of the undo's roots: a journal cannot send undo outside them.
@@ -45,8 +58,11 @@ async function undoOne(session: UndoSession, change: FileChangeArtifact, signal:
     path,
     async () => {
       const digest = await currentDigest(session, path, signal);
+      // A change recorded ahead whose file still has the content from before never happened.
+      if (unconfirmed && digest === change.beforeSha256) return NEVER_MADE;
       // seed §10: a hash mismatch is a conflict, never an overwrite.
       if (digest !== change.afterSha256) {
+        if (unconfirmed) return conflict('the change may never have been made (its completion was not recorded), and the file has neither its content from before nor after it; it was left as it is');
         return conflict(digest === null ? 'the file no longer exists' : 'the file changed after this change; it was left as it is');
       }
       try {
@@ -61,7 +77,7 @@ async function undoOne(session: UndoSession, change: FileChangeArtifact, signal:
         }
         return conflict(error instanceof ToolError ? `${error.kind}: ${error.message}` : String(error));
       }
-      return undefined;
+      return UNDONE;
     },
     { signal },
   );
@@ -70,7 +86,8 @@ async function undoOne(session: UndoSession, change: FileChangeArtifact, signal:
 /**
  * Undoes a batch newest first (seed §10: several changes to one path undo in
  * reverse, so create-then-edit ends with the file gone). Already undone
- * changes are skipped; a conflict stops nothing else.
+ * changes, and unconfirmed ones that were never made, are skipped; a
+ * conflict stops nothing else.
  */
 export async function undoChanges(session: UndoSession, changes: readonly FileChangeArtifact[], options: UndoOptions): Promise<UndoReport> {
   const undone: string[] = [];
@@ -81,8 +98,9 @@ export async function undoChanges(session: UndoSession, changes: readonly FileCh
       skipped.push(change.changeId);
       continue;
     }
-    const conflict = await undoOne(session, change, options.signal);
-    if (conflict) conflicts.push(conflict);
+    const outcome = await undoOne(session, change, options.unconfirmed?.has(change.changeId) ?? false, options.signal);
+    if (outcome.kind === 'conflict') conflicts.push(outcome.conflict);
+    else if (outcome.kind === 'never_made') skipped.push(change.changeId);
     else undone.push(change.changeId);
   }
   return { undone, conflicts, skipped };

@@ -3,9 +3,11 @@ import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { absoluteOf } from '../shared/absolute.ts';
+import { commitRecorded } from '../shared/artifact-journal.ts';
 import { fileChangeArtifact } from '../shared/file-change.ts';
 import { decodeText, encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
 import { WriteOutput } from '../shared/output-schemas.ts';
+import { refuseDirectoryForm } from './file-path.ts';
 
 export const WriteInput = Type.Object({
   path: Type.String({ description: 'File to write: relative to the working directory, or absolute inside a writable root.' }),
@@ -27,6 +29,7 @@ export const writeTool = defineTool({
   output: WriteOutput,
   effect: (input) => ({ kind: 'write', paths: [input.path] }),
   execute: async (session: BuiltinSession, call, input) => {
+    refuseDirectoryForm(input.path);
     const bytes = encodeUtf8(input.content);
     const { maxContentBytes } = session.limits;
     if (bytes.length > maxContentBytes) {
@@ -50,17 +53,19 @@ export const writeTool = defineTool({
           before = { text: decoded.bom ? `\uFEFF${decoded.text}` : decoded.text, sha256: sha256(old) };
         }
         const after = { text: input.content, sha256: sha256(bytes) };
-        const result = await session.filesystem.writeFile(path, bytes, {
-          signal: call.signal,
-          createParents: true,
-          expectedSha256: before?.sha256 ?? null,
-        });
+        const unchanged = before !== null && before.sha256 === after.sha256;
+        // The artifact is made before the commit, so a journal can hold it (with the original) first.
+        const artifact = unchanged ? undefined : fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before, after });
+        const commit = () =>
+          session.filesystem.writeFile(path, bytes, {
+            signal: call.signal,
+            createParents: true,
+            expectedSha256: before?.sha256 ?? null,
+          });
+        const result = artifact === undefined ? await commit() : await commitRecorded(session, artifact, call.signal, commit);
         session.readLedger.remember(path.displayPath, after.sha256);
         const data: WriteData = { path: path.displayPath, created: result.created, bytes: result.bytes };
-        const unchanged = before !== null && before.sha256 === after.sha256;
-        const artifacts = unchanged
-          ? []
-          : [fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before, after })];
+        const artifacts = artifact === undefined ? [] : [artifact];
         const verb = result.created ? 'Created' : unchanged ? 'Rewrote (unchanged)' : 'Overwrote';
         return { data, output: `${verb} ${path.displayPath} (${result.bytes} bytes)`, artifacts };
       },
