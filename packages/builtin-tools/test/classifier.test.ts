@@ -268,7 +268,7 @@ describe('the filesystem gate checks its paths with the path guard', () => {
     for (const command of ['rm -rf .', 'rm -r ./', `rm -rf ${join(root, 'build')}`, 'rm -R ../work']) {
       const decision = await decide(command);
       expect(decision.verdict, command).toBe('ask');
-      expect(decision.reason, command).toContain('would remove a root');
+      expect(decision.reason, command).toContain('would move or remove');
     }
     expect((await decide('rm -f .')).verdict).toBe('allow');
   });

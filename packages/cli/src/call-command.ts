@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { TurnScope, type ToolProgress, type ToolResult } from '@openwork/tool-contract';
 import type { CliOptions } from './args.ts';
-import { appendArtifacts } from './journal.ts';
-import { authorizer } from './permissions.ts';
+import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from './ending-signals.ts';
+import { createArtifactJournal, withArtifactJournal } from './journal.ts';
+import { authorizer, sessionPolicy } from './permissions.ts';
 import { NO_TERMINAL, terminalAsk } from './prompt.ts';
 import { createSession } from './session.ts';
 import { finalizeFor } from './toolset.ts';
@@ -29,26 +30,25 @@ async function readInput(options: CliOptions, io: CommandIo): Promise<unknown> {
   }
 }
 
-/** Which signal ended the command, for the exit status 130 / 143. */
+/** Which signal ended the command, for the exit status 130 / 143 / 129. */
 export interface SignalWatch {
-  readonly received: () => NodeJS.Signals | undefined;
+  readonly received: () => EndingSignal | undefined;
   readonly stop: () => void;
 }
 
 function watchSignals(turn: TurnScope): SignalWatch {
-  let received: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    received ??= signal;
-    turn.cancel(`${signal} received`);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  let received: EndingSignal | undefined;
+  const handlers = ENDING_SIGNALS.map((signal) => {
+    const onSignal = () => {
+      received ??= signal;
+      turn.cancel(`${signal} received`);
+    };
+    process.on(signal, onSignal);
+    return () => process.off(signal, onSignal);
+  });
   return {
     received: () => received,
-    stop: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
+    stop: () => handlers.forEach((off) => off()),
   };
 }
 
@@ -57,7 +57,9 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
   const [name] = options.positionals;
   if (name === undefined) throw new UsageError('call needs a tool name, e.g. openwork-tools call read \'{"path":"README.md"}\'');
   const input = await readInput(options, io);
-  const session = await createSession(options);
+  // With --artifacts, write and edit record each change (and its original) before they make it.
+  const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
+  const session = withArtifactJournal(await createSession(options), journal);
   const toolset = finalizeFor(session, options.mode);
   const turn = new TurnScope();
   const signals = watchSignals(turn);
@@ -67,26 +69,33 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(progress ? { progress } : {}),
   });
-  let result: ToolResult;
   try {
-    result = await toolset.call(name, input, active.context, {
-      authorize: authorizer({
-        mode: options.mode,
-        paths: session.paths,
-        ask: terminalAsk({ yes: options.yes, interactive: io.interactive }),
-        refusalNote: NO_TERMINAL,
-      }),
-    });
+    let result: ToolResult;
+    try {
+      result = await toolset.call(name, input, active.context, {
+        authorize: authorizer({
+          mode: options.mode,
+          ...sessionPolicy(session),
+          ask: terminalAsk({ yes: options.yes, interactive: io.interactive }),
+          refusalNote: NO_TERMINAL,
+        }),
+      });
+    } finally {
+      active.end();
+      // seed §5: no child outlives the command.
+      await session.processes.dispose();
+    }
+    if (journal !== undefined) {
+      await journal.appendUnrecorded(result.artifacts).catch((error: unknown) => {
+        io.stderr(`openwork-tools: the artifacts of this call could not be appended to ${journal.file}: ${error instanceof Error ? error.message : String(error)}\n`);
+      });
+    }
+    io.stdout(options.json ? `${JSON.stringify(result)}\n` : `${result.output}\n`);
+    const received = signals.received();
+    if (received !== undefined) return EXIT_STATUS[received];
+    return result.status === 'ok' ? 0 : 1;
   } finally {
-    active.end();
+    // Still watched while the result is printed: a second SIGHUP must not kill the command half way.
     signals.stop();
-    // seed §5: no child outlives the command.
-    await session.processes.dispose();
   }
-  if (options.artifacts !== undefined) await appendArtifacts(resolve(options.artifacts), result.artifacts);
-  io.stdout(options.json ? `${JSON.stringify(result)}\n` : `${result.output}\n`);
-  const received = signals.received();
-  if (received === 'SIGINT') return 130;
-  if (received === 'SIGTERM') return 143;
-  return result.status === 'ok' ? 0 : 1;
 }

@@ -79,7 +79,7 @@ export function adaptTool<Input extends TObject, Output, Session extends ToolSes
           const aborted = abortKind(call.signal);
           if (aborted) return failure(call.callId, abortedError(aborted), decision);
           try {
-            const outcome = await tool.execute(session, call, typed);
+            const outcome = await tool.execute(session, call, typed, withDecision);
             return {
               tool: tool.name,
               toolId: tool.id,

@@ -32,6 +32,7 @@ export type { ModelToolResult } from './result.ts';
 export type { OkToolResult } from './result.ts';
 export type { ToolResult } from './result.ts';
 export { defineTool } from './tool.ts';
+export type { ExecutionAuthorization } from './tool.ts';
 export type { Tool } from './tool.ts';
 export type { ToolOutcome } from './tool.ts';
 export type { ToolSpec } from './tool.ts';

@@ -1,8 +1,19 @@
 import type { Static, TObject, TSchema } from 'typebox';
 import type { Artifact } from './artifact.ts';
 import type { ToolCallContext, ToolSessionContext } from './context.ts';
+import type { PermissionDecision } from './decision.ts';
 import type { ToolEffect } from './effect.ts';
 import { TOOL_NAME, toolId, type ToolId, type ToolRisk } from './tool-id.ts';
+
+/** How the call came to run: the policy's decision, when one was asked (seed §7.1). */
+export interface ExecutionAuthorization {
+  /**
+   * `allow` when the policy let the call run on its own, `ask` with
+   * `approved` when a person approved it; absent when no policy was asked.
+   * A tool may run an auto-allowed call more strictly than an approved one.
+   */
+  readonly decision?: PermissionDecision;
+}
 
 /** What a tool's execute returns on success; failures throw `ToolError`. */
 export interface ToolOutcome<Output> {
@@ -27,7 +38,7 @@ export interface Tool<Input extends TObject, Output, Session extends ToolSession
   readonly output?: TSchema;
   /** What this call will read, write or execute; decided before it runs. */
   readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
-  readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>) => Promise<ToolOutcome<Output>>;
+  readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>, authorization: ExecutionAuthorization) => Promise<ToolOutcome<Output>>;
 }
 
 export interface ToolSpec<Input extends TObject, Output, Session extends ToolSessionContext> {
@@ -39,7 +50,7 @@ export interface ToolSpec<Input extends TObject, Output, Session extends ToolSes
   /** The shape of `data` on success, where it is fixed (MCP's outputSchema); never shown to the model. */
   readonly output?: TSchema;
   readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
-  readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>) => Promise<ToolOutcome<Output>>;
+  readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>, authorization: ExecutionAuthorization) => Promise<ToolOutcome<Output>>;
 }
 
 /** Checks the spec once and freezes it; a malformed spec is a programmer error. */

@@ -5,7 +5,7 @@ import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinTools, createCommandClassifier, decideBashCommand, DEFAULT_LIMITS, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
+import { builtinTools, createCommandClassifier, decideBashCommand, DEFAULT_LIMITS, gitConfigReader, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
 import { PipeProcessBackend } from '@openwork/process-backend/pipe';
@@ -53,7 +53,11 @@ export async function acceptEditsPolicy(session: BuiltinSession): Promise<Author
   const classifier = await createCommandClassifier();
   return async (request) => {
     if (request.effect.kind !== 'execute') return { verdict: 'allow', reason: `${request.definition.risk} tools run in acceptEdits`, rule: 'acceptEdits' };
-    const decision = await decideBashCommand(classifier, session.paths, request.effect, 'acceptEdits', { signal: request.signal });
+    const decision = await decideBashCommand(classifier, session.paths, request.effect, 'acceptEdits', {
+      signal: request.signal,
+      filesystem: session.filesystem,
+      gitConfig: gitConfigReader(session.processes, session.environment),
+    });
     return decision.verdict === 'ask' ? { ...decision, approved: false } : decision;
   };
 }

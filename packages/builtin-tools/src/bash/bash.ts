@@ -3,6 +3,7 @@ import type { CapturedOutput, ProcessExit } from '@openwork/process-backend';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
+import { autoRunEnvironment } from './auto-run-environment.ts';
 import { commandEnvironment } from './environment.ts';
 import { BashOutput } from '../shared/output-schemas.ts';
 
@@ -42,7 +43,7 @@ export const bashTool = defineTool({
   input: BashInput,
   output: BashOutput,
   effect: (input, session: BuiltinSession) => ({ kind: 'execute', command: input.command, cwd: session.workingDirectory }),
-  execute: async (session: BuiltinSession, call, input) => {
+  execute: async (session: BuiltinSession, call, input, authorization) => {
     const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // seed §5: the tool's timeout and the call's cancel end in the same signal.
     const own = deriveSignal(call.signal, Date.now() + timeoutMs);
@@ -51,7 +52,9 @@ export const bashTool = defineTool({
       const exit = await session.processes.run({
         argv: ['bash', '--noprofile', '--norc', '-c', input.command],
         cwd: session.workingDirectory,
-        env: commandEnvironment(session.environment),
+        // A command the classifier let run on its own gets an environment in which nothing the repository configures runs;
+        // one a person approved runs as written.
+        env: authorization.decision?.verdict === 'allow' ? autoRunEnvironment(session.environment) : commandEnvironment(session.environment),
         signal: own.signal,
         // Decoding for progress costs as much as the capture itself: only when someone listens.
         ...(call.progress === undefined

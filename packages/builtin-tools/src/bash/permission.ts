@@ -1,32 +1,140 @@
+import { posix } from 'node:path';
 import { isToolError } from '@openwork/tool-contract';
 import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
-import type { PathGuard } from '@openwork/path-guard';
-import type { CommandClassifier, PermissionMode } from './classifier/index.ts';
+import type { AsyncFileSystem } from '@openwork/fs-backend';
+import type { CheckedPath, PathGuard } from '@openwork/path-guard';
+import type { CommandClassification, CommandClassifier, PermissionMode } from './classifier/index.ts';
+import { judgeGitConfig } from './git-config.ts';
+import type { GitConfigReader } from './git-config.ts';
+
+export interface BashDecisionOptions {
+  readonly signal?: AbortSignal;
+  /** Lists the directory of a glob a command reads, so each symlink it could expand to is checked; without it such a glob asks. */
+  readonly filesystem?: AsyncFileSystem;
+  /** Reads the configuration of the repository a git command reads; without it a git command asks. */
+  readonly gitConfig?: GitConfigReader;
+}
+
+/** The longest part of a command quoted back in a reason; a denied 2 MB command is not echoed whole. */
+const MAX_ECHO_CHARS = 200;
+
+/** The command as a reason quotes it: clipped, with its length when clipped. */
+export function quoteCommand(command: string): string {
+  if (command.length <= MAX_ECHO_CHARS) return JSON.stringify(command);
+  return `${JSON.stringify(command.slice(0, MAX_ECHO_CHARS))}… (${command.length} characters in all)`;
+}
+
+const asking = (command: string, why: string): PermissionDecision => ({ verdict: 'ask', reason: `bash runs ${quoteCommand(command)}: ${why}`, rule: 'ask' });
+
+/** Errors of the guard that mean the path leads out of the roots; the rest (a missing file) the program reports itself. */
+const LEADS_OUT = new Set(['outside_root', 'symlink_loop']);
+
+async function checkReads(paths: PathGuard, classification: CommandClassification, options: BashDecisionOptions): Promise<string | undefined> {
+  const signal = options.signal === undefined ? {} : { signal: options.signal };
+  const resolve = async (path: string): Promise<CheckedPath | string | undefined> => {
+    try {
+      return await paths.resolvePath(path, 'read', 'must_exist', signal);
+    } catch (error) {
+      if (!isToolError(error)) throw error;
+      return LEADS_OUT.has(error.kind) ? `it reads ${path}, which is outside the readable roots (${error.kind})` : undefined;
+    }
+  };
+  for (const read of classification.readPaths) {
+    const checked = await resolve(read.path);
+    if (typeof checked === 'string') return checked;
+    if (read.glob !== true || checked === undefined) continue;
+    if (options.filesystem === undefined) return `the glob in ${read.path} may expand to a symlink that leads outside the roots`;
+    let entries;
+    try {
+      entries = await options.filesystem.readDirectory(checked, { ...signal });
+    } catch (error) {
+      if (!isToolError(error)) throw error;
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.kind !== 'symlink') continue;
+      const through = await resolve(read.path === '/' ? `/${entry.name}` : `${read.path}/${entry.name}`);
+      if (typeof through === 'string') return `${through}; a glob in ${read.path} can expand to it`;
+    }
+  }
+  return undefined;
+}
+
+async function checkGit(paths: PathGuard, classification: CommandClassification, options: BashDecisionOptions): Promise<{ ask: string } | { note: string }> {
+  if (classification.git.length === 0) return { note: '' };
+  if (options.gitConfig === undefined) return { ask: "git runs programs its repository's configuration names, and that configuration was not checked" };
+  const neutralized = new Set<string>();
+  const seen = new Set<string>();
+  for (const invocation of classification.git) {
+    const directory = posix.resolve(paths.workingDirectory, invocation.directory);
+    if (seen.has(directory)) continue;
+    seen.add(directory);
+    let config;
+    try {
+      config = await options.gitConfig(directory, options.signal);
+    } catch (error) {
+      return { ask: `the repository's configuration could not be checked (${error instanceof Error ? error.message : String(error)})` };
+    }
+    if (!config.repository) {
+      // Outside a repository `git diff` compares any two files (--no-index).
+      if (classification.git.some((each) => each.subcommand === 'diff')) return { ask: `${invocation.directory} is not in a repository, where git diff compares any two files on the disk` };
+      continue;
+    }
+    const findings = judgeGitConfig(config.entries);
+    if (findings.asks.length > 0) return { ask: `the repository's configuration names a program git would run: ${findings.asks.join(', ')}` };
+    for (const key of findings.neutralized) neutralized.add(key);
+  }
+  const set = neutralized.size === 0 ? '' : `; the repository sets ${[...neutralized].join(', ')}, overridden`;
+  return { note: `; git runs with the repository's programs turned off (core.fsmonitor, core.hooksPath, pagers) and no optional locks${set}` };
+}
 
 /**
  * The permission verdict for one bash command (seed §8): allow when the
- * classifier accepts it and, for the filesystem gate, when every path it
- * touches is inside a writable root; ask otherwise, with the reason.
+ * classifier accepts it, every path it reads is inside a readable root,
+ * the repository a git command reads names no program git would run, and,
+ * for the filesystem gate, every path it touches is inside a writable root
+ * and outside `.git`; ask otherwise, with the reason.
  */
 export async function decideBashCommand(
   classifier: CommandClassifier,
   paths: PathGuard,
   effect: Extract<ToolEffect, { kind: 'execute' }>,
   mode: PermissionMode,
-  options: { signal?: AbortSignal } = {},
+  options: BashDecisionOptions = {},
 ): Promise<PermissionDecision> {
   const classification = classifier.classify(effect.command, { mode });
-  if (classification.verdict === 'ask') return { verdict: 'ask', reason: `bash runs ${JSON.stringify(effect.command)}: ${classification.reason}`, rule: 'ask' };
-  for (const path of classification.writePaths) {
+  if (classification.verdict === 'ask') return asking(effect.command, classification.reason);
+  const signal = options.signal === undefined ? {} : { signal: options.signal };
+  const readProblem = await checkReads(paths, classification, options);
+  if (readProblem !== undefined) return asking(effect.command, readProblem);
+  const through = new Set(classification.writeThrough);
+  for (const path of [...classification.writePaths, ...classification.writeThrough]) {
+    let checked: CheckedPath;
     try {
-      const checked = await paths.resolvePath(path, 'write', 'may_create', options);
-      if (classification.recursivePaths.includes(path) && paths.coversRoot(checked)) {
-        return { verdict: 'ask', reason: `bash runs ${JSON.stringify(effect.command)}: rm -r on ${path} would remove a root`, rule: 'ask' };
-      }
+      checked = await paths.resolvePath(path, 'write', through.has(path) ? 'must_exist' : 'may_create', signal);
     } catch (error) {
       if (!isToolError(error)) throw error;
-      return { verdict: 'ask', reason: `bash runs ${JSON.stringify(effect.command)}: ${path} is not inside a writable root (${error.kind})`, rule: 'ask' };
+      // `cp a dst/` when dst/a does not exist (or dst is a file) writes nothing through it.
+      if (through.has(path) && !LEADS_OUT.has(error.kind) && error.kind !== 'protected') continue;
+      return asking(effect.command, `${path} is not inside a writable root (${error.kind})`);
+    }
+    if (paths.passesThrough(checked, '.git')) {
+      return asking(effect.command, `${path} is inside .git, where a change alters what git runs (hooks, configuration)`);
+    }
+    if (classification.recursivePaths.includes(path) && paths.coversRoot(checked)) {
+      return asking(effect.command, `${path} is or holds a root, which the command would move or remove`);
     }
   }
-  return { verdict: 'allow', reason: classification.reason, rule: classification.rule };
+  for (const path of classification.newTrees) {
+    try {
+      await paths.resolvePath(path, 'read', 'must_exist', signal);
+    } catch (error) {
+      if (!isToolError(error)) throw error;
+      continue;
+    }
+    return asking(effect.command, `${path} exists: cp -r into an existing tree writes through any symlink inside it`);
+  }
+  const git = await checkGit(paths, classification, options);
+  if ('ask' in git) return asking(effect.command, git.ask);
+  return { verdict: 'allow', reason: `${classification.reason}${git.note}`, rule: classification.rule };
 }

@@ -3,8 +3,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CliOptions } from '../args.ts';
 import type { CommandIo } from '../call-command.ts';
-import { appendArtifacts } from '../journal.ts';
-import { authorizer } from '../permissions.ts';
+import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
+import { createArtifactJournal, withArtifactJournal } from '../journal.ts';
+import { authorizer, sessionPolicy } from '../permissions.ts';
 import { terminalAsk } from '../prompt.ts';
 import { createSession } from '../session.ts';
 import { finalizeFor } from '../toolset.ts';
@@ -18,32 +19,36 @@ export const MCP_CANNOT_ASK = 'the MCP server cannot ask; restart it with --yes,
 /** How long a cancelled call may take to end before its processes are disposed anyway. */
 const SETTLE_MS = 5_000;
 
-type Ending = 'stdin' | 'SIGINT' | 'SIGTERM';
+/** `client`: stdin closed or stdout broke (EPIPE), so nobody is listening any more. */
+type Ending = 'client' | EndingSignal;
 
 interface EndWatch {
   readonly ended: Promise<Ending>;
   readonly stop: () => void;
 }
 
-/** The server ends when stdin closes (the client went away) or on SIGINT / SIGTERM. */
+/** The server ends when the client goes away (stdin closes, stdout breaks) or on SIGINT / SIGTERM / SIGHUP. */
 function watchEnd(server: Server): EndWatch {
   let finish: (ending: Ending) => void = () => {};
   const ended = new Promise<Ending>((resolve) => (finish = resolve));
-  const onStdin = () => finish('stdin');
-  const onSigint = () => finish('SIGINT');
-  const onSigterm = () => finish('SIGTERM');
-  process.stdin.on('end', onStdin);
-  process.stdin.on('close', onStdin);
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigterm);
-  server.onclose = onStdin;
+  const onClient = () => finish('client');
+  const signals = ENDING_SIGNALS.map((signal) => {
+    const onSignal = () => finish(signal);
+    process.on(signal, onSignal);
+    return () => process.off(signal, onSignal);
+  });
+  process.stdin.on('end', onClient);
+  process.stdin.on('close', onClient);
+  // A closed stdout (EPIPE) is the client gone, not a crash with a stack trace.
+  process.stdout.on('error', onClient);
+  server.onclose = onClient;
   return {
     ended,
     stop: () => {
-      process.stdin.off('end', onStdin);
-      process.stdin.off('close', onStdin);
-      process.off('SIGINT', onSigint);
-      process.off('SIGTERM', onSigterm);
+      process.stdin.off('end', onClient);
+      process.stdin.off('close', onClient);
+      process.stdout.off('error', onClient);
+      signals.forEach((off) => off());
     },
   };
 }
@@ -61,21 +66,22 @@ async function settleWithin(settled: Promise<void>, ms: number): Promise<void> {
  */
 export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<number> {
   if (options.positionals.length > 0) throw new UsageError('mcp takes no positional arguments');
-  const session = await createSession(options);
+  // With --artifacts, write and edit record each change (and its original) before they make it.
+  const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
+  const session = withArtifactJournal(await createSession(options), journal);
   const toolset = finalizeFor(session, options.mode);
-  const journal = options.artifacts === undefined ? undefined : resolve(options.artifacts);
   const { server, settled } = createToolServer({
     toolset,
     // Reuses the command line's policy; an ask is approved only by --yes.
     authorize: authorizer({
       mode: options.mode,
-      paths: session.paths,
+      ...sessionPolicy(session),
       ask: terminalAsk({ yes: options.yes, interactive: false }),
       refusalNote: MCP_CANNOT_ASK,
     }),
     version: VERSION,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(journal === undefined ? {} : { onResult: (result) => appendArtifacts(journal, result.artifacts) }),
+    ...(journal === undefined ? {} : { onResult: (result) => journal.appendUnrecorded(result.artifacts) }),
     log: io.stderr,
   });
   const watch = watchEnd(server);
@@ -90,7 +96,5 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
     await session.processes.dispose();
     watch.stop();
   }
-  if (ending === 'SIGINT') return 130;
-  if (ending === 'SIGTERM') return 143;
-  return 0;
+  return ending === 'client' ? 0 : EXIT_STATUS[ending];
 }

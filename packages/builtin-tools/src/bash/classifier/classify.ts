@@ -1,16 +1,17 @@
-import type { Parser } from 'web-tree-sitter';
+import type { Parser, Tree } from 'web-tree-sitter';
 import { find } from './find.ts';
 import { gate, GATE_PROGRAMS } from './gate.ts';
 import { git } from './git.ts';
+import { readOperand } from './reads.ts';
 import { rg } from './rg.ts';
 import { sed } from './sed.ts';
 import { simplePrograms, withSpec } from './simple-programs.ts';
 import { readSyntax } from './syntax.ts';
 import type { SimpleCommand } from './syntax.ts';
-import type { ClassifyOptions, CommandClassification, ParsedCommand } from './types.ts';
+import type { ClassifyOptions, CommandClassification, GitInvocation, ParsedCommand, ReadPath } from './types.ts';
 import { refuse } from './verdict.ts';
 import type { ProgramCheck, ProgramVerdict } from './verdict.ts';
-import { firstGlob, hasBraceExpansion } from './word.ts';
+import { firstGlob, globProblem, hasBraceExpansion, hasTildeExpansion } from './word.ts';
 
 /** The closed read-only list (seed §8, permissions §2.3): program → its check. */
 export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramCheck>> = Object.freeze({
@@ -19,14 +20,26 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramCheck>> = Object
   find,
   sed,
   rg,
-  cd: withSpec({ short: 'LP' }, (scan) => (scan.operands.length > 1 ? 'cd takes one directory' : undefined)),
+  cd: withSpec(
+    { short: 'L' },
+    {
+      extra: (scan) => {
+        if (scan.operands.length === 0) return 'cd without a directory goes to the home directory';
+        if (scan.operands.length > 1) return 'cd takes one directory';
+        return scan.operands[0] === '-' ? 'cd - goes back to a directory the classifier does not know' : undefined;
+      },
+      reads: { operands: 'all' },
+    },
+  ),
 });
 
 /** Longest command the classifier reads; a longer one asks. */
 const MAX_COMMAND_CHARS = 16 * 1024;
+/** Directories a line may be in after its cds, before it asks. */
+const MAX_BASES = 8;
 
 function ask(reason: string, commands: readonly ParsedCommand[] = []): CommandClassification {
-  return { verdict: 'ask', list: null, rule: 'ask', reason, commands, writePaths: [], recursivePaths: [] };
+  return { verdict: 'ask', list: null, rule: 'ask', reason, commands, writePaths: [], recursivePaths: [], writeThrough: [], newTrees: [], readPaths: [], git: [] };
 }
 
 function checkCommand(command: SimpleCommand, options: ClassifyOptions): ProgramVerdict {
@@ -34,11 +47,13 @@ function checkCommand(command: SimpleCommand, options: ClassifyOptions): Program
   if (name === undefined) return refuse('the command has no program');
   for (const word of command.words) {
     if (hasBraceExpansion(word)) return refuse(`${JSON.stringify(word.value)} is a brace expansion, only known when the shell runs`);
+    if (hasTildeExpansion(word)) return refuse(`${JSON.stringify(word.value)} has a ~ that the shell expands to a home directory; write the path out`);
   }
   // A quoted or escaped program name is still that program; a glob is not a name.
   if (firstGlob(name) !== -1) return refuse('the program name is a glob');
-  for (const word of args) {
-    if (firstGlob(word) === 0) return refuse(`${JSON.stringify(word.value)} starts with a glob, which can expand to a file name that reads as a flag; prefix it with ./`);
+  for (const word of [...args, ...command.inputs]) {
+    const problem = globProblem(word);
+    if (problem !== undefined) return refuse(problem);
   }
   const program = name.value;
   const readOnly = Object.hasOwn(READ_ONLY_PROGRAMS, program) ? READ_ONLY_PROGRAMS[program] : undefined;
@@ -50,32 +65,127 @@ function checkCommand(command: SimpleCommand, options: ClassifyOptions): Program
   return refuse(`${program} is not on the read-only list${options.mode === 'acceptEdits' ? ' or the filesystem gate' : ''}`);
 }
 
+const CONTROL = /[\u0001-\u0008\u000b-\u001f\u007f]/;
+/** What may stand right before a `#` that starts a comment, unescaped, for bash to agree it is one. */
+const COMMENT_BEFORE = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')']);
+
+/**
+ * tree-sitter and bash disagree on some comments (`x\⏎#; touch P` is a
+ * comment to one and a command to the other): every comment must start
+ * where bash would start one too, or the line asks.
+ */
+function misplacedComment(tree: Tree, command: string): string | undefined {
+  for (const node of tree.rootNode.descendantsOfType('comment')) {
+    if (node === null) continue;
+    const start = command.indexOf(node.text, Math.max(0, node.startIndex - 1));
+    if (start !== node.startIndex) return `the comment ${JSON.stringify(node.text.slice(0, 20))} could not be placed in the command`;
+    if (start === 0) continue;
+    const before = command[start - 1] ?? '';
+    let backslashes = 0;
+    while (command[start - 2 - backslashes] === '\\') backslashes += 1;
+    if (!COMMENT_BEFORE.has(before) || backslashes % 2 === 1) {
+      return `the # at ${start} follows ${JSON.stringify(command.slice(Math.max(0, start - 2), start))}, where bash may not start a comment`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Where `path` is, seen from one of the directories cd may have reached.
+ * The program opens it physically while the guard normalizes `..`
+ * lexically: a `..` after another component, or any after a cd, could climb
+ * out of a symlinked directory, so it asks.
+ */
+function fromBase(base: string, path: string, what: string): { path: string } | { problem: string } {
+  const parts = path.split('/');
+  const firstName = parts.findIndex((part) => part !== '..' && part !== '.' && part !== '');
+  const climbsLate = firstName !== -1 && parts.slice(firstName).includes('..');
+  if (climbsLate || (path.startsWith('/') && parts.includes('..')) || (base !== '.' && parts.includes('..'))) {
+    return { problem: `${what} ${JSON.stringify(path)} has a .. that the program resolves from wherever a symlink before it leads; write the path without it` };
+  }
+  if (path.startsWith('/') || base === '.') return { path };
+  return { path: `${base}/${path}` };
+}
+
 /** The classification of one command line, from its syntax tree. */
 export function classifyTree(parser: Parser, command: string, options: ClassifyOptions): CommandClassification {
   if (command.length > MAX_COMMAND_CHARS) return ask(`the command is longer than ${MAX_COMMAND_CHARS} characters`);
   if (command.includes('\0')) return ask('the command contains a NUL character');
+  const control = CONTROL.exec(command);
+  if (control !== null) {
+    return ask(`the command contains the control character U+${(control[0].codePointAt(0) ?? 0).toString(16).padStart(4, '0').toUpperCase()}, which bash and the classifier may read differently`);
+  }
   const tree = parser.parse(command);
   if (tree === null) return ask('the parser could not read the command');
   try {
     const syntax = readSyntax(tree);
     const commands = syntax.commands.map((simple) => ({ argv: simple.words.map((word) => word.value) }));
     if (!syntax.ok) return ask(syntax.reason, commands);
+    const comment = misplacedComment(tree, command);
+    if (comment !== undefined) return ask(comment, commands);
     const rules: string[] = [];
     const writePaths: string[] = [];
+    const writeThrough: string[] = [];
+    const newTrees: string[] = [];
     const recursivePaths: string[] = [];
+    const readPaths: ReadPath[] = [];
+    const gitInvocations: GitInvocation[] = [];
+    let bases: string[] = ['.'];
     let usesGate = false;
     for (const simple of syntax.commands) {
       const verdict = checkCommand(simple, options);
       const text = simple.words.map((word) => word.value).join(' ');
-      if (!verdict.ok) return ask(`${verdict.reason} (in ${JSON.stringify(text.slice(0, 80))})`, commands);
+      const refused = (reason: string) => ask(`${reason} (in ${JSON.stringify(text.slice(0, 80))})`, commands);
+      if (!verdict.ok) return refused(verdict.reason);
       if (!rules.includes(verdict.rule)) rules.push(verdict.rule);
+      const reads = [...(verdict.readPaths ?? [])];
+      for (const input of simple.inputs) {
+        const operand = readOperand('a < redirect', input);
+        if (!operand.ok) return refused(operand.reason);
+        if (operand.paths.some((path) => path.glob === true)) return refused('a glob in a < redirect is only known when the shell runs');
+        reads.push(...operand.paths);
+      }
+      for (const base of bases) {
+        for (const read of reads) {
+          const located = fromBase(base, read.path, 'the path');
+          if ('problem' in located) return refused(located.problem);
+          readPaths.push(read.glob === true ? { path: located.path, glob: true } : { path: located.path });
+        }
+        if (verdict.git !== undefined) {
+          const located = fromBase(base, verdict.git.directory, 'git -C');
+          if ('problem' in located) return refused(located.problem);
+          gitInvocations.push({ directory: located.path, subcommand: verdict.git.subcommand });
+        }
+      }
       if (verdict.writePaths !== undefined) {
         usesGate = true;
-        writePaths.push(...verdict.writePaths);
-        if (verdict.recursive === true) recursivePaths.push(...verdict.writePaths);
+        for (const [list, paths] of [
+          [writePaths, verdict.writePaths],
+          [writeThrough, verdict.writeThrough ?? []],
+          [newTrees, verdict.newTrees ?? []],
+          [recursivePaths, verdict.removedPaths ?? []],
+        ] as const) {
+          for (const path of paths) {
+            const located = fromBase('.', path, 'the path');
+            if ('problem' in located) return refused(located.problem);
+            list.push(located.path);
+          }
+        }
+      }
+      if (simple.words[0]?.value === 'cd') {
+        // cd may fail or not run (||, a pipeline's subshell): later paths are checked from every directory it may leave.
+        const target = simple.words.at(-1)?.value ?? '.';
+        const next = new Set(bases);
+        for (const base of bases) {
+          const located = fromBase(base, target, 'cd');
+          if ('problem' in located) return refused(located.problem);
+          next.add(located.path);
+        }
+        bases = [...next];
+        if (bases.length > MAX_BASES) return refused(`more than ${MAX_BASES} cd targets in one line are not classified`);
       }
     }
-    if (usesGate && syntax.commands.some((simple) => simple.words[0]?.value === 'cd')) {
+    if (usesGate && bases.length > 1) {
       return ask('a cd in the same line moves where the filesystem command\'s paths point', commands);
     }
     return {
@@ -87,7 +197,11 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
         : 'every command is on the read-only list with known-safe flags',
       commands,
       writePaths,
+      writeThrough,
+      newTrees,
       recursivePaths,
+      readPaths,
+      git: gitInvocations,
     };
   } finally {
     tree.delete();

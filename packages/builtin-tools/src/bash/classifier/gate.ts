@@ -10,7 +10,12 @@ interface GateSpec extends OptionSpec {
   readonly pathValues?: readonly string[];
   /** May an operand end in a glob (`rm *.o`)? Only where the program never follows what the glob matched. */
   readonly globOperands?: boolean;
+  /** Flags with which the operands may be directories that are removed (`rm -r`, `rm -d`). */
   readonly recursiveFlags?: readonly string[];
+  /** Copies: an operand's file is written at `destination/<name>`, through whatever is there. */
+  readonly copies?: boolean;
+  /** Moves: the sources leave where they are, so none may hold a root. */
+  readonly moves?: boolean;
 }
 
 const SPECS: Readonly<Record<string, GateSpec>> = {
@@ -28,12 +33,15 @@ const SPECS: Readonly<Record<string, GateSpec>> = {
     denied: { '-r': 'touch -r reads a reference file, which is not classified', '--reference': 'touch --reference is not classified', '-h': 'touch -h is not classified' },
   },
   cp: {
-    short: 'rRafinpvuLPdT',
+    short: 'rRafinpvuPdT',
     shortValue: 't',
-    long: ['recursive', 'archive', 'force', 'interactive', 'no-clobber', 'verbose', 'update', 'dereference', 'no-dereference', 'no-target-directory', 'preserve', 'strip-trailing-slashes'],
+    long: ['recursive', 'archive', 'force', 'interactive', 'no-clobber', 'verbose', 'update', 'no-dereference', 'no-target-directory', 'preserve', 'strip-trailing-slashes'],
     longValue: ['target-directory'],
     pathValues: ['-t', '--target-directory'],
+    copies: true,
     denied: {
+      '-L': 'cp -L follows symlinks in what it copies, which can lead outside the roots',
+      '--dereference': 'cp --dereference follows symlinks in what it copies, which can lead outside the roots',
       '-l': 'cp -l makes hard links, through which a file outside the roots could later be changed',
       '--link': 'cp --link makes hard links',
       '-s': 'cp -s makes symbolic links',
@@ -51,14 +59,14 @@ const SPECS: Readonly<Record<string, GateSpec>> = {
     long: ['force', 'interactive', 'no-clobber', 'verbose', 'update', 'no-target-directory', 'strip-trailing-slashes'],
     longValue: ['target-directory'],
     pathValues: ['-t', '--target-directory'],
-    globOperands: true,
+    moves: true,
     denied: { '-b': 'mv -b is not classified', '--backup': 'mv --backup is not classified', '-S': 'mv -S is not classified', '--suffix': 'mv --suffix is not classified' },
   },
   rm: {
     short: 'frRdivI',
     long: ['force', 'recursive', 'dir', 'interactive', 'verbose', 'one-file-system', 'preserve-root'],
     globOperands: true,
-    recursiveFlags: ['-r', '-R', '--recursive'],
+    recursiveFlags: ['-r', '-R', '--recursive', '-d', '--dir'],
     denied: { '--no-preserve-root': 'rm --no-preserve-root is never run on its own' },
   },
 };
@@ -99,23 +107,42 @@ export const gate: ProgramCheck = (program, args): ProgramVerdict => {
     spec,
   );
   if (!scan.ok) return refuse(scan.reason);
-  const paths: string[] = [];
+  const operands: string[] = [];
   for (const index of scan.operandIndexes) {
     const word = args[index] ?? { value: '', unquoted: '' };
     const problem = operandProblem(program, word, spec.globOperands === true);
     if (problem !== undefined) return refuse(problem);
-    paths.push(pathOf(word));
+    operands.push(pathOf(word));
   }
+  const targets: string[] = [];
   for (const option of scan.options) {
     if (spec.pathValues?.includes(option.name) !== true || option.value === undefined) continue;
     // The value is checked as if unquoted: a quoted ~ or glob in a target directory is refused too.
     const problem = operandProblem(program, { value: option.value, unquoted: option.value }, false);
     if (problem !== undefined) return refuse(problem);
-    paths.push(option.value);
+    targets.push(option.value);
   }
+  const paths = [...operands, ...targets];
   if (paths.length === 0) return refuse(`${program} without an operand is not classified`);
-  const recursive = scan.options.some((option) => spec.recursiveFlags?.includes(option.name) === true);
-  return { ok: true, rule: `filesystem_gate:${program}`, writePaths: paths, recursive };
+  const has = (names: readonly string[] | undefined) => scan.options.some((option) => names?.includes(option.name) === true);
+  const recursive = has(spec.recursiveFlags);
+  // Where cp and mv put things: -t DIR, else the last operand; -T names the destination itself.
+  const destination = targets[0] ?? (operands.length > 1 ? operands.at(-1) : undefined);
+  const sources = targets.length > 0 ? operands : operands.slice(0, -1);
+  const intoDirectory = destination !== undefined && !has(['-T', '--no-target-directory']);
+  const writeThrough =
+    spec.copies === true && intoDirectory ? sources.map((source) => `${destination.replace(/\/+$/, '')}/${source.replace(/\/+$/, '').split('/').at(-1) ?? ''}`) : [];
+  const removedPaths = spec.moves === true ? sources : recursive ? operands : [];
+  const copiesTrees = spec.copies === true && has(['-r', '-R', '--recursive', '-a', '--archive']);
+  return {
+    ok: true,
+    rule: `filesystem_gate:${program}`,
+    writePaths: paths,
+    writeThrough,
+    ...(copiesTrees ? { newTrees: writeThrough } : {}),
+    removedPaths,
+    recursive: recursive || removedPaths.length > 0,
+  };
 };
 
 export const GATE_PROGRAMS: ReadonlySet<string> = new Set(Object.keys(SPECS));

@@ -2,7 +2,7 @@ import { refuse } from './verdict.ts';
 import type { ProgramCheck } from './verdict.ts';
 
 /** Options before the subcommand that change nothing but where git looks or how it prints. */
-const GLOBAL_FLAGS = new Set(['--no-pager', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects', '--bare', '--version', '--help']);
+const GLOBAL_FLAGS = new Set(['--no-pager', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects', '--version', '--help']);
 const GLOBAL_VALUE_FLAGS = new Set(['-C']);
 
 const GLOBAL_DENIED: Readonly<Record<string, string>> = {
@@ -28,6 +28,7 @@ const SUBCOMMAND_DENIED: ReadonlyArray<readonly [RegExp, string]> = [
   [/^-O/, 'reads an order file from anywhere, which is not classified'],
   [/^--exec(=|$)/, 'runs a program'],
   [/^--upload-pack|^--receive-pack/, 'runs a program'],
+  [/^--no-index$/, 'compares any two files on the disk, inside the roots or not'],
 ];
 
 /**
@@ -36,6 +37,7 @@ const SUBCOMMAND_DENIED: ReadonlyArray<readonly [RegExp, string]> = [
  */
 export const git: ProgramCheck = (program, args) => {
   let index = 0;
+  let directory = '.';
   for (; index < args.length; index += 1) {
     const arg = args[index]?.value ?? '';
     if (!arg.startsWith('-')) break;
@@ -44,14 +46,18 @@ export const git: ProgramCheck = (program, args) => {
     if (denied !== undefined) return refuse(denied);
     if (GLOBAL_FLAGS.has(arg)) continue;
     if (GLOBAL_VALUE_FLAGS.has(arg)) {
-      if (args[index + 1] === undefined) return refuse(`git ${arg} expects a value`);
+      const value = args[index + 1]?.value;
+      if (value === undefined) return refuse(`git ${arg} expects a value`);
+      // Each -C is relative to the one before it.
+      directory = value.startsWith('/') ? value : directory === '.' ? value : `${directory}/${value}`;
       index += 1;
       continue;
     }
     return refuse(`git ${arg} before the subcommand is not a known-safe option`);
   }
   const subcommand = args[index]?.value;
-  if (subcommand === undefined) return { ok: true, rule: `read_only:${program}` };
+  const reads = directory === '.' ? [] : [{ path: directory }];
+  if (subcommand === undefined) return { ok: true, rule: `read_only:${program}`, readPaths: reads, git: { directory, subcommand } };
   if (!READ_SUBCOMMANDS.has(subcommand)) return refuse(`git ${subcommand} is not on the read-only list (status, log, diff, show, ls-files, rev-parse, blame)`);
   for (const word of args.slice(index + 1)) {
     const arg = word.value;
@@ -60,5 +66,5 @@ export const git: ProgramCheck = (program, args) => {
       if (pattern.test(arg)) return refuse(`git ${subcommand} ${arg} ${why}`);
     }
   }
-  return { ok: true, rule: `read_only:git ${subcommand}` };
+  return { ok: true, rule: `read_only:git ${subcommand}`, readPaths: reads, git: { directory, subcommand } };
 };

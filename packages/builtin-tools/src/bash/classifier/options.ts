@@ -29,6 +29,8 @@ export interface ParsedOption {
   /** `-x` or `--name`. */
   readonly name: string;
   readonly value?: string;
+  /** Where the value stands in `args` (the flag's own word when attached). */
+  readonly valueIndex?: number;
 }
 
 export type OptionScan =
@@ -74,18 +76,18 @@ export function scanOptions(program: string, args: readonly string[], spec: Opti
         if (equals !== -1) return { ok: false, reason: `${program} ${name} takes no value` };
         options.push({ name });
       } else if (spec.longOptional?.includes(bare) === true) {
-        options.push(equals === -1 ? { name } : { name, value: arg.slice(equals + 1) });
+        options.push(equals === -1 ? { name } : { name, value: arg.slice(equals + 1), valueIndex: index });
       } else if (spec.longValue?.includes(bare) === true) {
-        if (equals !== -1) options.push({ name, value: arg.slice(equals + 1) });
+        if (equals !== -1) options.push({ name, value: arg.slice(equals + 1), valueIndex: index });
         else {
           const value = args[index + 1];
           if (value === undefined) return { ok: false, reason: `${program} ${name} expects a value` };
-          options.push({ name, value });
+          options.push({ name, value, valueIndex: index + 1 });
           index += 1;
         }
       } else if (spec.longTwoValues?.includes(bare) === true && equals === -1) {
         if (index + 2 >= args.length) return { ok: false, reason: `${program} ${name} expects two values` };
-        options.push({ name, value: `${args[index + 1] ?? ''} ${args[index + 2] ?? ''}` });
+        options.push({ name, value: `${args[index + 1] ?? ''} ${args[index + 2] ?? ''}`, valueIndex: index + 2 });
         index += 2;
       } else {
         return refuse(name);
@@ -103,15 +105,15 @@ export function scanOptions(program: string, args: readonly string[], spec: Opti
       if (spec.short?.includes(flag) === true) {
         options.push({ name });
       } else if (spec.shortOptional?.includes(flag) === true) {
-        options.push({ name, value: arg.slice(position + 1) });
+        options.push({ name, value: arg.slice(position + 1), valueIndex: index });
         break;
       } else if (spec.shortValue?.includes(flag) === true) {
         const attached = arg.slice(position + 1);
-        if (attached !== '') options.push({ name, value: attached });
+        if (attached !== '') options.push({ name, value: attached, valueIndex: index });
         else {
           const value = args[index + 1];
           if (value === undefined) return { ok: false, reason: `${program} ${name} expects a value` };
-          options.push({ name, value });
+          options.push({ name, value, valueIndex: index + 1 });
           index += 1;
         }
         break;

@@ -2,13 +2,13 @@ import { withSpec } from './simple-programs.ts';
 
 /** ripgrep's reading flags; the ones that run programs or decompress through them ask. */
 export const rg = withSpec({
-  short: 'abcFhHiIlLnNopqsSuUvwxV0.',
+  short: 'abcFhHiIlnNopqsSuUvwxV0.',
   shortValue: 'ABCdEefgjmMrtT',
   numeric: false,
   long: [
     'binary', 'no-binary', 'byte-offset', 'case-sensitive', 'column', 'no-column', 'count', 'count-matches', 'crlf',
     'no-crlf', 'debug', 'trace', 'files', 'files-with-matches', 'files-without-match', 'fixed-strings',
-    'no-fixed-strings', 'follow', 'no-follow', 'glob-case-insensitive', 'heading', 'no-heading', 'hidden', 'no-hidden',
+    'no-fixed-strings', 'no-follow', 'glob-case-insensitive', 'heading', 'no-heading', 'hidden', 'no-hidden',
     'ignore-case', 'ignore-file-case-insensitive', 'invert-match', 'json', 'no-json', 'line-buffered', 'line-number',
     'no-line-number', 'line-regexp', 'max-columns-preview', 'multiline', 'no-multiline', 'multiline-dotall',
     'no-config', 'no-ignore', 'no-ignore-dot', 'no-ignore-exclude', 'no-ignore-files', 'no-ignore-global',
@@ -29,5 +29,14 @@ export const rg = withSpec({
     '-z': 'rg -z runs decompression programs on the files it searches',
     '--search-zip': 'rg --search-zip runs decompression programs on the files it searches',
     '--hostname-bin': 'rg --hostname-bin runs a program',
+    '-L': 'rg -L follows symlinks while it walks, which can lead outside the roots',
+    '--follow': 'rg --follow follows symlinks while it walks, which can lead outside the roots',
+  },
+}, {
+  reads: {
+    operands: 'afterPattern',
+    patternFlags: ['-e', '--regexp', '-f', '--file'],
+    pathsOnlyFlags: ['--files', '--type-list'],
+    fileValues: ['-f', '--file', '--ignore-file'],
   },
 });

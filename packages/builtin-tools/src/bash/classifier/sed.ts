@@ -1,6 +1,8 @@
 import { scanOptions } from './options.ts';
+import { readOperand } from './reads.ts';
 import { refuse } from './verdict.ts';
-import type { ProgramCheck } from './verdict.ts';
+import { hasGlob } from './word.ts';
+import type { ProgramCheck, ReadOperand } from './verdict.ts';
 
 const SPEC = {
   short: 'nrEsuz',
@@ -112,15 +114,29 @@ export const sed: ProgramCheck = (program, args) => {
     SPEC,
   );
   if (!scan.ok) return refuse(scan.reason);
-  const scripts = scan.options.filter((option) => option.name === '-e' || option.name === '--expression').map((option) => option.value ?? '');
+  const scriptOptions = scan.options.filter((option) => option.name === '-e' || option.name === '--expression');
+  const scripts = scriptOptions.map((option) => ({ text: option.value ?? '', index: option.valueIndex }));
+  let files = scan.operandIndexes;
   if (scripts.length === 0) {
-    const first = scan.operands[0];
+    const first = scan.operandIndexes[0];
     if (first === undefined) return refuse('sed without a script is not classified');
-    scripts.push(first);
+    scripts.push({ text: args[first]?.value ?? '', index: first });
+    files = scan.operandIndexes.slice(1);
   }
   for (const script of scripts) {
-    const problem = sedScriptProblem(script);
+    // A glob where the script stands would make a file name the script: a file called `1w out` writes.
+    const word = script.index === undefined ? undefined : args[script.index];
+    if (word !== undefined && hasGlob(word)) return refuse('a glob where sed reads its script could make a file name the script');
+    const problem = sedScriptProblem(script.text);
     if (problem !== undefined) return refuse(problem);
   }
-  return { ok: true, rule: `read_only:${program}` };
+  const reads: ReadOperand[] = [];
+  for (const index of files) {
+    const word = args[index];
+    if (word === undefined) continue;
+    const operand = readOperand(program, word);
+    if (!operand.ok) return refuse(operand.reason);
+    reads.push(...operand.paths);
+  }
+  return { ok: true, rule: `read_only:${program}`, readPaths: reads };
 };

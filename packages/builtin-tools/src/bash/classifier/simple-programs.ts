@@ -1,11 +1,20 @@
 import { scanOptions } from './options.ts';
 import type { OptionScan, OptionSpec } from './options.ts';
+import { readPaths } from './reads.ts';
+import type { ReadSpec } from './reads.ts';
 import { hasGlob } from './word.ts';
 import { refuse } from './verdict.ts';
 import type { ProgramCheck } from './verdict.ts';
 
+export interface CheckOptions {
+  /** A further look at the scanned flags: a reason to ask, or undefined. */
+  readonly extra?: (scan: Extract<OptionScan, { ok: true }>, program: string) => string | undefined;
+  /** Which words are paths the program reads; without it, none. */
+  readonly reads?: ReadSpec;
+}
+
 /** A check that accepts any flags the spec names, with an optional look at the result. */
-export function withSpec(spec: OptionSpec, extra?: (scan: Extract<OptionScan, { ok: true }>, program: string) => string | undefined): ProgramCheck {
+export function withSpec(spec: OptionSpec, options: CheckOptions = {}): ProgramCheck {
   return (program, args) => {
     const scan = scanOptions(
       program,
@@ -13,10 +22,17 @@ export function withSpec(spec: OptionSpec, extra?: (scan: Extract<OptionScan, { 
       spec,
     );
     if (!scan.ok) return refuse(scan.reason);
-    const problem = extra?.(scan, program);
-    return problem === undefined ? { ok: true, rule: `read_only:${program}` } : refuse(problem);
+    const problem = options.extra?.(scan, program);
+    if (problem !== undefined) return refuse(problem);
+    if (options.reads === undefined) return { ok: true, rule: `read_only:${program}` };
+    const reads = readPaths(program, args, scan, options.reads);
+    return reads.ok ? { ok: true, rule: `read_only:${program}`, readPaths: reads.paths } : refuse(reads.reason);
   };
 }
+
+const FILES: ReadSpec = { operands: 'all' };
+const FOLLOWS = 'follows symlinks while it walks, which can lead outside the roots';
+const NAMES_FROM = 'reads the names of the files to read from a file, which the classifier cannot check against the roots';
 
 const anyArguments: ProgramCheck = (program) => ({ ok: true, rule: `read_only:${program}` });
 
@@ -37,21 +53,24 @@ function noGlobs(check: ProgramCheck): ProgramCheck {
 }
 
 const grepSpec: OptionSpec = {
-  short: 'EFGPiywxvczLlobqsnHhTZaIrRU',
+  short: 'EFGPiywxvczLlobqsnHhTZaIrU',
   shortValue: 'efmABCdD',
   numeric: true,
   long: [
     'extended-regexp', 'fixed-strings', 'basic-regexp', 'perl-regexp', 'ignore-case', 'no-ignore-case', 'word-regexp',
     'line-regexp', 'null-data', 'no-messages', 'invert-match', 'version', 'help', 'byte-offset', 'line-number',
     'no-line-number', 'line-buffered', 'with-filename', 'no-filename', 'only-matching', 'quiet', 'silent', 'text',
-    'recursive', 'dereference-recursive', 'files-without-match', 'files-with-matches', 'count', 'initial-tab', 'null',
+    'recursive', 'files-without-match', 'files-with-matches', 'count', 'initial-tab', 'null',
   ],
   longValue: [
     'regexp', 'file', 'max-count', 'label', 'binary-files', 'directories', 'devices', 'include', 'exclude',
     'exclude-from', 'exclude-dir', 'before-context', 'after-context', 'context',
   ],
   longOptional: ['color', 'colour'],
+  denied: { '-R': `grep -R ${FOLLOWS}`, '--dereference-recursive': `grep --dereference-recursive ${FOLLOWS}` },
 };
+
+const grepReads: ReadSpec = { operands: 'afterPattern', patternFlags: ['-e', '--regexp', '-f', '--file'], fileValues: ['-f', '--file', '--exclude-from'] };
 
 const dateSpec: OptionSpec = {
   short: 'Ru',
@@ -66,23 +85,24 @@ const dateSpec: OptionSpec = {
 /** Programs that only read, each with its known-safe flags; git, find and sed have their own files. */
 export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
   ls: withSpec({
-    short: 'aAbBcCdfFghHiklLmnNopqQrRsStuUvxXZ1',
+    short: 'aAbBcCdfFghHiklmnNopqQrRsStuUvxXZ1',
     shortValue: 'ITw',
     long: [
       'all', 'almost-all', 'author', 'escape', 'ignore-backups', 'classify', 'file-type', 'full-time',
       'group-directories-first', 'no-group', 'human-readable', 'si', 'dereference-command-line',
       'dereference-command-line-symlink-to-dir', 'hyperlink', 'inode', 'kibibytes', 'literal', 'numeric-uid-gid',
       'hide-control-chars', 'show-control-chars', 'quote-name', 'reverse', 'recursive', 'size', 'context', 'zero',
-      'help', 'version', 'directory', 'dereference',
+      'help', 'version', 'directory',
     ],
     longValue: ['block-size', 'format', 'hide', 'indicator-style', 'ignore', 'quoting-style', 'sort', 'time', 'time-style', 'tabsize', 'width'],
     longOptional: ['color'],
-  }),
+    denied: { '-L': `ls -L ${FOLLOWS}`, '--dereference': `ls --dereference ${FOLLOWS}` },
+  }, { reads: FILES }),
   cat: withSpec({
     short: 'AbeEnstTuv',
     long: ['show-all', 'number-nonblank', 'number', 'squeeze-blank', 'show-ends', 'show-tabs', 'show-nonprinting', 'help', 'version'],
-  }),
-  head: withSpec({ short: 'qvz', shortValue: 'cn', numeric: true, long: ['quiet', 'silent', 'verbose', 'zero-terminated'], longValue: ['bytes', 'lines'] }),
+  }, { reads: FILES }),
+  head: withSpec({ short: 'qvz', shortValue: 'cn', numeric: true, long: ['quiet', 'silent', 'verbose', 'zero-terminated'], longValue: ['bytes', 'lines'] }, { reads: FILES }),
   tail: withSpec({
     short: 'fFqvz',
     shortValue: 'cns',
@@ -90,16 +110,20 @@ export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
     long: ['retry', 'quiet', 'silent', 'verbose', 'zero-terminated'],
     longValue: ['bytes', 'lines', 'pid', 'sleep-interval', 'max-unchanged-stats'],
     longOptional: ['follow'],
-  }),
-  wc: withSpec({ short: 'clmwL', long: ['bytes', 'chars', 'lines', 'words', 'max-line-length', 'help', 'version'], longValue: ['files0-from', 'total'] }),
+  }, { reads: FILES }),
+  wc: withSpec(
+    { short: 'clmwL', long: ['bytes', 'chars', 'lines', 'words', 'max-line-length', 'help', 'version'], longValue: ['total'], denied: { '--files0-from': `wc --files0-from ${NAMES_FROM}` } },
+    { reads: FILES },
+  ),
   pwd: withSpec({ short: 'LP' }),
   echo: anyArguments,
   printf,
   true: anyArguments,
   false: anyArguments,
-  date: withSpec(dateSpec, (scan) =>
-    scan.operands.some((operand) => !operand.startsWith('+')) ? 'date with an operand other than +FORMAT sets the clock' : undefined,
-  ),
+  date: withSpec(dateSpec, {
+    extra: (scan) => (scan.operands.some((operand) => !operand.startsWith('+')) ? 'date with an operand other than +FORMAT sets the clock' : undefined),
+    reads: { operands: 'none', fileValues: ['-f', '--file', '-r', '--reference'] },
+  }),
   whoami: withSpec({ long: ['help', 'version'] }),
   id: withSpec({ short: 'agGnruzZ', long: ['group', 'groups', 'name', 'real', 'user', 'zero', 'context', 'help', 'version'] }),
   uname: withSpec({
@@ -117,21 +141,27 @@ export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
     short: 'efmnqsvz',
     long: ['canonicalize', 'canonicalize-existing', 'canonicalize-missing', 'no-newline', 'quiet', 'silent', 'verbose', 'zero', 'help', 'version'],
   }),
-  stat: withSpec({ short: 'LfZt', shortValue: 'c', long: ['dereference', 'file-system', 'terse', 'help', 'version'], longValue: ['format', 'printf', 'cached'] }),
+  stat: withSpec({ short: 'LfZt', shortValue: 'c', long: ['dereference', 'file-system', 'terse', 'help', 'version'], longValue: ['format', 'printf', 'cached'] }, { reads: FILES }),
   file: withSpec({
     short: 'bcEhiklLNprsSvz0',
-    shortValue: 'eFfmP',
+    shortValue: 'eFmP',
     long: ['brief', 'mime', 'mime-type', 'mime-encoding', 'dereference', 'no-dereference', 'keep-going', 'list', 'no-pad', 'print0', 'preserve-date', 'raw', 'special-files', 'uncompress', 'uncompress-noreport', 'extension', 'apple', 'help', 'version'],
-    longValue: ['exclude', 'exclude-quiet', 'separator', 'files-from', 'magic-file', 'parameter'],
-    denied: { '-C': 'file -C writes a compiled magic file', '--compile': 'file --compile writes a compiled magic file' },
-  }),
+    longValue: ['exclude', 'exclude-quiet', 'separator', 'magic-file', 'parameter'],
+    denied: {
+      '-C': 'file -C writes a compiled magic file',
+      '--compile': 'file --compile writes a compiled magic file',
+      '-f': `file -f ${NAMES_FROM}`,
+      '--files-from': `file --files-from ${NAMES_FROM}`,
+    },
+  }, { reads: { operands: 'all', fileValues: ['-m', '--magic-file'] } }),
   du: withSpec({
-    short: '0abcDhHklLmPsSx',
+    short: '0abcDhHklmPsSx',
     shortValue: 'BdtX',
-    long: ['all', 'apparent-size', 'bytes', 'total', 'dereference-args', 'human-readable', 'inodes', 'si', 'summarize', 'one-file-system', 'count-links', 'dereference', 'no-dereference', 'separate-dirs', 'null', 'help', 'version'],
-    longValue: ['block-size', 'max-depth', 'threshold', 'time-style', 'exclude', 'exclude-from', 'files0-from'],
+    long: ['all', 'apparent-size', 'bytes', 'total', 'dereference-args', 'human-readable', 'inodes', 'si', 'summarize', 'one-file-system', 'count-links', 'no-dereference', 'separate-dirs', 'null', 'help', 'version'],
+    longValue: ['block-size', 'max-depth', 'threshold', 'time-style', 'exclude', 'exclude-from'],
     longOptional: ['time'],
-  }),
+    denied: { '-L': `du -L ${FOLLOWS}`, '--dereference': `du --dereference ${FOLLOWS}`, '--files0-from': `du --files0-from ${NAMES_FROM}` },
+  }, { reads: { operands: 'all', fileValues: ['-X', '--exclude-from'] } }),
   df: withSpec({
     short: 'ahHiklPTv',
     shortValue: 'Btx',
@@ -140,25 +170,31 @@ export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
     longOptional: ['output'],
   }),
   tree: withSpec({
-    short: 'adlfxACDFgiNpqQrstuvUSn',
+    short: 'adfxACDFgiNpqQrstuvUSn',
     shortValue: 'LPIT',
     long: ['noreport', 'dirsfirst', 'prune', 'matchdirs', 'du', 'si', 'gitignore', 'ignore-case', 'inodes', 'device', 'help', 'version'],
     longValue: ['charset', 'filelimit', 'sort', 'timefmt'],
-    denied: { '-o': 'tree -o writes its output to a file', '-R': 'tree -R writes an HTML file into every directory', '-H': 'tree -H writes HTML output meant for -R' },
-  }),
+    denied: {
+      '-o': 'tree -o writes its output to a file',
+      '-R': 'tree -R writes an HTML file into every directory',
+      '-H': 'tree -H writes HTML output meant for -R',
+      '-l': `tree -l ${FOLLOWS}`,
+    },
+  }, { reads: FILES }),
   which: withSpec({ short: 'as' }),
   sort: withSpec({
     short: 'bdfgiMhnRrVcCmsuz',
     shortValue: 'ktST',
     long: ['ignore-leading-blanks', 'dictionary-order', 'ignore-case', 'general-numeric-sort', 'ignore-nonprinting', 'month-sort', 'human-numeric-sort', 'numeric-sort', 'random-sort', 'reverse', 'version-sort', 'merge', 'stable', 'unique', 'zero-terminated', 'debug', 'help', 'version'],
-    longValue: ['sort', 'key', 'field-separator', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'files0-from', 'random-source'],
+    longValue: ['sort', 'key', 'field-separator', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'random-source'],
     longOptional: ['check'],
     denied: {
       '-o': 'sort -o writes its output to a file',
       '--output': 'sort --output writes its output to a file',
       '--compress-program': 'sort --compress-program runs another program',
+      '--files0-from': `sort --files0-from ${NAMES_FROM}`,
     },
-  }),
+  }, { reads: { operands: 'all', fileValues: ['-T', '--temporary-directory', '--random-source'] } }),
   uniq: noGlobs(
     withSpec(
       {
@@ -168,7 +204,7 @@ export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
         longValue: ['skip-fields', 'skip-chars', 'check-chars'],
         longOptional: ['all-repeated', 'group'],
       },
-      atMostOneOperand,
+      { extra: atMostOneOperand, reads: FILES },
     ),
   ),
   cut: withSpec({
@@ -176,33 +212,39 @@ export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
     shortValue: 'bcdf',
     long: ['complement', 'only-delimited', 'zero-terminated', 'help', 'version'],
     longValue: ['bytes', 'characters', 'delimiter', 'fields', 'output-delimiter'],
-  }),
+  }, { reads: FILES }),
   tr: withSpec({ short: 'cCdst', long: ['complement', 'delete', 'squeeze-repeats', 'truncate-set1', 'help', 'version'] }),
   nl: withSpec({
     short: 'p',
     shortValue: 'bdfhilnsvw',
     long: ['no-renumber', 'help', 'version'],
     longValue: ['body-numbering', 'section-delimiter', 'footer-numbering', 'header-numbering', 'line-increment', 'join-blank-lines', 'number-format', 'number-separator', 'starting-line-number', 'number-width'],
-  }),
+  }, { reads: FILES }),
   diff: withSpec({
     short: 'abBdeEfhHinNpPqrsStTuwyZ',
     shortValue: 'CDFIUWxX',
     long: ['brief', 'report-identical-files', 'recursive', 'new-file', 'unidirectional-new-file', 'ignore-case', 'ignore-all-space', 'ignore-space-change', 'ignore-blank-lines', 'ignore-tab-expansion', 'ignore-trailing-space', 'text', 'side-by-side', 'normal', 'strip-trailing-cr', 'no-dereference', 'minimal', 'speed-large-files', 'expand-tabs', 'initial-tab', 'suppress-common-lines', 'left-column', 'show-c-function', 'suppress-blank-empty', 'help', 'version'],
     longValue: ['exclude', 'exclude-from', 'label', 'ignore-matching-lines', 'show-function-line', 'width', 'starting-file', 'from-file', 'to-file', 'ifdef', 'tabsize'],
     longOptional: ['unified', 'context', 'color'],
+  }, {
+    extra: (scan) =>
+      scan.options.some((option) => option.name === '-r' || option.name === '--recursive') && !scan.options.some((option) => option.name === '--no-dereference')
+        ? `diff -r ${FOLLOWS}; add --no-dereference`
+        : undefined,
+    reads: { operands: 'all', fileValues: ['-X', '--exclude-from', '--from-file', '--to-file'] },
   }),
-  cmp: withSpec({ short: 'bls', shortValue: 'in', long: ['print-bytes', 'verbose', 'quiet', 'silent', 'help', 'version'], longValue: ['ignore-initial', 'bytes'] }),
-  comm: withSpec({ short: '123z', long: ['check-order', 'nocheck-order', 'total', 'zero-terminated', 'help', 'version'], longValue: ['output-delimiter'] }),
-  grep: withSpec(grepSpec),
-  egrep: withSpec(grepSpec),
-  fgrep: withSpec(grepSpec),
+  cmp: withSpec({ short: 'bls', shortValue: 'in', long: ['print-bytes', 'verbose', 'quiet', 'silent', 'help', 'version'], longValue: ['ignore-initial', 'bytes'] }, { reads: FILES }),
+  comm: withSpec({ short: '123z', long: ['check-order', 'nocheck-order', 'total', 'zero-terminated', 'help', 'version'], longValue: ['output-delimiter'] }, { reads: FILES }),
+  grep: withSpec(grepSpec, { reads: grepReads }),
+  egrep: withSpec(grepSpec, { reads: grepReads }),
+  fgrep: withSpec(grepSpec, { reads: grepReads }),
   jq: withSpec({
     short: 'nrjacCMsSeR',
     shortValue: 'fL',
     long: ['null-input', 'raw-input', 'slurp', 'raw-output', 'raw-output0', 'join-output', 'ascii-output', 'compact-output', 'color-output', 'monochrome-output', 'sort-keys', 'exit-status', 'tab', 'seq', 'stream', 'stream-errors', 'unbuffered', 'args', 'jsonargs', 'help', 'version'],
     longValue: ['indent', 'from-file'],
     longTwoValues: ['arg', 'argjson', 'slurpfile', 'rawfile'],
-  }),
+  }, { reads: { operands: 'afterPattern', patternFlags: ['-f', '--from-file'], fileValues: ['-f', '--from-file', '-L', '--slurpfile', '--rawfile'] } }),
   od: withSpec({
     short: 'bcdfilosxv',
     shortValue: 'AjNSt',
@@ -210,8 +252,8 @@ export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
     long: ['output-duplicates', 'traditional', 'help', 'version'],
     longValue: ['address-radix', 'skip-bytes', 'read-bytes', 'format', 'endian'],
     longOptional: ['strings', 'width'],
-  }),
-  hexdump: withSpec({ short: 'bcCdoxv', shortValue: 'efns' }),
+  }, { reads: FILES }),
+  hexdump: withSpec({ short: 'bcCdoxv', shortValue: 'efns' }, { reads: { operands: 'all', fileValues: ['-f'] } }),
   env: noArguments,
   printenv: withSpec({ short: '0', long: ['null', 'help', 'version'] }),
 };

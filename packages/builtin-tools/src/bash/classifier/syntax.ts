@@ -10,6 +10,8 @@ export interface SimpleCommand {
   readonly inPipeline: boolean;
   /** An operand of `||`, so it may run or not depending on another command. */
   readonly underOr: boolean;
+  /** Files its `<` redirects read. */
+  readonly inputs: readonly Word[];
 }
 
 export type SyntaxResult =
@@ -60,9 +62,11 @@ function firstErrorReason(node: Node): string {
 
 function statement(node: Node, context: Context, out: SimpleCommand[]): void {
   switch (node.type) {
-    case 'command':
-      out.push({ words: simpleCommand(node), ...context });
+    case 'command': {
+      const inputs: Word[] = [];
+      out.push({ words: simpleCommand(node, inputs), ...context, inputs });
       return;
+    }
     case 'pipeline':
       pipeline(node, context, out);
       return;
@@ -96,15 +100,21 @@ function pipeline(node: Node, context: Context, out: SimpleCommand[]): void {
 }
 
 function redirectedStatement(node: Node, context: Context, out: SimpleCommand[]): void {
+  const inputs: Word[] = [];
+  const first = out.length;
   node.children.forEach((child, index) => {
     if (child === null) return;
     if (node.fieldNameForChild(index) === 'body') statement(child, context, out);
-    else if (child.type === 'file_redirect') redirect(child);
+    else if (child.type === 'file_redirect') redirect(child, inputs);
     else throw new Ask(reasonForNode(child.type));
   });
+  // The statement's redirects read their files before its first command runs.
+  const owner = out[first];
+  if (owner !== undefined && inputs.length > 0) out[first] = { ...owner, inputs: [...owner.inputs, ...inputs] };
+  else if (inputs.length > 0) throw new Ask('a redirect without a command is not classified');
 }
 
-function simpleCommand(node: Node): Word[] {
+function simpleCommand(node: Node, inputs: Word[]): Word[] {
   const words: Word[] = [];
   for (const child of node.children) {
     if (child === null) continue;
@@ -113,7 +123,7 @@ function simpleCommand(node: Node): Word[] {
       if (name === null || name === undefined || child.namedChildCount !== 1) throw new Ask('the program name is not a plain word');
       words.push(word(name));
     } else if (child.type === 'file_redirect') {
-      redirect(child);
+      redirect(child, inputs);
     } else {
       words.push(word(child));
     }
@@ -122,7 +132,7 @@ function simpleCommand(node: Node): Word[] {
 }
 
 /** seed §8 (Shell 重定向边界): only redirects that cannot write a file pass. */
-function redirect(node: Node): void {
+function redirect(node: Node, inputs: Word[]): void {
   let operator: string | undefined;
   let destination: Node | undefined;
   node.children.forEach((child, index) => {
@@ -134,8 +144,12 @@ function redirect(node: Node): void {
     else throw new Ask(`the redirect ${JSON.stringify(node.text)} is not classified`);
   });
   if (operator === undefined || destination === undefined) throw new Ask(`the redirect ${JSON.stringify(node.text)} is not classified`);
-  const target = word(destination).value;
-  if (operator === '<') return;
+  const targetWord = word(destination);
+  const target = targetWord.value;
+  if (operator === '<') {
+    inputs.push(targetWord);
+    return;
+  }
   if ((operator === '>&' || operator === '<&') && /^\d+$/.test(target)) return;
   if (['>', '>>', '&>', '&>>', '>|'].includes(operator) && target === '/dev/null') return;
   throw new Ask(`the redirect ${JSON.stringify(node.text)} may write a file`);

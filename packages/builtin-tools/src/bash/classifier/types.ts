@@ -17,8 +17,27 @@ export interface CommandClassification {
   readonly commands: readonly ParsedCommand[];
   /** Every path operand of every gate command, as the program receives it; empty unless the gate allowed it. */
   readonly writePaths: readonly string[];
-  /** The operands of an `rm -r`, which must not be a root. */
+  /** The operands of an `rm -r` and the sources of an `mv`, which must not be or hold a root. */
   readonly recursivePaths: readonly string[];
+  /** Entries a copy writes through when they exist (`cp a dst/` writes `dst/a`, following a symlink there). */
+  readonly writeThrough: readonly string[];
+  /** Where a `cp -r` puts each tree (`dst/<name>`): it asks when one exists already. */
+  readonly newTrees: readonly string[];
+  /** Every path an allowed command reads, relative to the working directory, for the path guard. */
+  readonly readPaths: readonly ReadPath[];
+  /** Every git command: the directory whose repository it reads, and its subcommand. */
+  readonly git: readonly GitInvocation[];
+}
+
+/** A path a command reads; with `glob`, the directory whose entries a glob in it expands to. */
+export interface ReadPath {
+  readonly path: string;
+  readonly glob?: boolean;
+}
+
+export interface GitInvocation {
+  readonly directory: string;
+  readonly subcommand: string | undefined;
 }
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'readOnly';

@@ -1,5 +1,12 @@
 import type { Word } from './word.ts';
 
+/** A path a command reads, as the program receives it. */
+export interface ReadOperand {
+  readonly path: string;
+  /** The last component is a glob: `path` is the directory it lists, whose entries are checked too. */
+  readonly glob?: boolean;
+}
+
 /** What one table entry says about one simple command. */
 export type ProgramVerdict =
   | {
@@ -7,8 +14,18 @@ export type ProgramVerdict =
       readonly rule: string;
       /** Gate commands: every path operand, as the program receives it. */
       readonly writePaths?: readonly string[];
+      /** Gate commands: entries the command would write through when they exist (`cp a dst/` writes `dst/a`). */
+      readonly writeThrough?: readonly string[];
+      /** cp -r: where each tree lands; copying into an existing tree writes through any symlink inside it. */
+      readonly newTrees?: readonly string[];
+      /** Gate commands: operands that are moved or removed, which must not hold a root. */
+      readonly removedPaths?: readonly string[];
       /** rm -r: its operands must not be a root. */
       readonly recursive?: boolean;
+      /** Every path the command reads (files, directories it lists or walks). */
+      readonly readPaths?: readonly ReadOperand[];
+      /** git: the directory (relative to where the command runs) whose repository it reads, and the subcommand. */
+      readonly git?: { readonly directory: string; readonly subcommand: string | undefined };
     }
   | { readonly ok: false; readonly reason: string };
 

@@ -78,3 +78,35 @@ export function hasBraceExpansion(word: Word): boolean {
 export function hasUnquotedTilde(word: Word): boolean {
   return word.unquoted.includes('~');
 }
+
+/**
+ * A tilde the shell would expand to a home directory: at the start of the
+ * word, or after `=` or `:` (bash expands `a=~/x` even as an argument).
+ */
+export function hasTildeExpansion(word: Word): boolean {
+  for (let index = 0; index < word.unquoted.length; index += 1) {
+    if (word.unquoted[index] !== '~') continue;
+    const before = index === 0 ? '' : (word.unquoted[index - 1] ?? '');
+    if (index === 0 || before === '=' || before === ':') return true;
+  }
+  return false;
+}
+
+/** A first character that no expansion of a glob can turn into a flag or a find operator. */
+const PLAIN_FIRST = /^[A-Za-z0-9._/+@%:=^]/;
+
+/**
+ * Why a glob in this word could reach the program as something other than
+ * file names it reads, or undefined when it cannot: every expansion starts
+ * with the same literal, which is no `-` (a file named `-delete` or
+ * `--output=x` would be a flag) nor a find operator.
+ */
+export function globProblem(word: Word): string | undefined {
+  const glob = firstGlob(word);
+  if (glob === -1) return undefined;
+  if (glob === 0) return `${JSON.stringify(word.value)} starts with a glob, which can expand to a file name that reads as a flag; prefix it with ./`;
+  if (!PLAIN_FIRST.test(word.value)) {
+    return `${JSON.stringify(word.value)} is a glob that can expand to a file name that reads as a flag; start it with ./ or a directory name`;
+  }
+  return undefined;
+}

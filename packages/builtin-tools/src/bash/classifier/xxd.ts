@@ -19,5 +19,6 @@ export const xxd: ProgramCheck = (program, args) => {
     } else if (!/^-[cglos][+-]?(0x)?[0-9a-fA-F]+$/.test(arg)) return refuse(`xxd ${arg} is not a known-safe flag`);
   }
   if (operands.length > 1) return refuse('xxd writes its second operand as an output file');
-  return { ok: true, rule: `read_only:${program}` };
+  const input = operands[0];
+  return { ok: true, rule: `read_only:${program}`, readPaths: input === undefined || input === '-' ? [] : [{ path: input }] };
 };

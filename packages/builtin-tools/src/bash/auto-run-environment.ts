@@ -1,0 +1,82 @@
+import { commandEnvironment } from './environment.ts';
+
+/**
+ * git configuration set at the highest precedence (the command scope, as
+ * `-c` would) for a command the classifier let run on its own: nothing the
+ * repository configures may run a program (issue: read-only means
+ * read-only). `core.hooksPath=/dev/null` makes every hook path
+ * `/dev/null/<hook>`, which cannot exist.
+ */
+export const GIT_OVERRIDES: readonly (readonly [string, string])[] = [
+  ['core.fsmonitor', 'false'],
+  ['core.hooksPath', '/dev/null'],
+  ['core.pager', 'cat'],
+  ...['status', 'log', 'diff', 'show', 'blame', 'ls-files', 'rev-parse', 'branch', 'tag'].map((command) => [`pager.${command}`, 'false'] as const),
+];
+
+/** Variables that make a listed program run another program, read a config that can, or change what a path means. */
+export const DROPPED_VARIABLES: readonly string[] = [
+  // git: an external diff, an ssh or askpass program, where git finds its helpers.
+  'GIT_EXTERNAL_DIFF',
+  'GIT_EXEC_PATH',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'GIT_EDITOR',
+  // ripgrep reads flags (--pre) from this file.
+  'RIPGREP_CONFIG_PATH',
+  // less runs these as input filters (a pager, were one started).
+  'LESSOPEN',
+  'LESSCLOSE',
+  // Old GNU grep read flags from here.
+  'GREP_OPTIONS',
+  // bash: cd looks in CDPATH; xtrace with PS4 runs its expansions; these import options.
+  'CDPATH',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'PS4',
+  'GLOBIGNORE',
+  // Option parsing without permutation reads flags differently from the classifier.
+  'POSIXLY_CORRECT',
+  // bash takes a logical PWD from here; the command starts in the canonical directory.
+  'PWD',
+  'OLDPWD',
+];
+
+const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/**
+ * PATH without relative or empty entries: an empty entry or `.` would let a
+ * file in the repository named `git` or `ls` run instead of the program
+ * the classifier approved. Unset, bash's own default would end in `.`.
+ */
+export function absolutePath(path: string | undefined): string {
+  const entries = (path ?? '').split(':').filter((entry) => entry.startsWith('/'));
+  return entries.length === 0 ? SAFE_PATH : entries.join(':');
+}
+
+/**
+ * The environment of a command that runs without approval: the session's,
+ * with the variables above dropped, PATH absolute, no pager, git's
+ * repository-configured programs off and no optional locks (no index
+ * refresh, no write). An approved command runs with `commandEnvironment`.
+ */
+export function autoRunEnvironment(environment: Readonly<Record<string, string>>): Record<string, string> {
+  const clean = commandEnvironment(environment);
+  for (const name of DROPPED_VARIABLES) delete clean[name];
+  clean.PATH = absolutePath(clean.PATH);
+  clean.GIT_PAGER = 'cat';
+  clean.PAGER = 'cat';
+  clean.GIT_OPTIONAL_LOCKS = '0';
+  clean.GIT_TERMINAL_PROMPT = '0';
+  // Appended after any the host set: the last value of a key wins.
+  const existing = Number.parseInt(clean.GIT_CONFIG_COUNT ?? '0', 10);
+  const start = Number.isSafeInteger(existing) && existing > 0 ? existing : 0;
+  GIT_OVERRIDES.forEach(([key, value], index) => {
+    clean[`GIT_CONFIG_KEY_${start + index}`] = key;
+    clean[`GIT_CONFIG_VALUE_${start + index}`] = value;
+  });
+  clean.GIT_CONFIG_COUNT = String(start + GIT_OVERRIDES.length);
+  return clean;
+}

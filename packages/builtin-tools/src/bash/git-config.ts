@@ -1,0 +1,99 @@
+import { isToolError } from '@openwork/tool-contract';
+import type { ProcessBackend } from '@openwork/process-backend';
+import { autoRunEnvironment } from './auto-run-environment.ts';
+
+/** One effective configuration entry, with the scope git read it from. */
+export interface GitConfigEntry {
+  readonly scope: string;
+  readonly key: string;
+  readonly value: string;
+}
+
+export type GitRepositoryConfig =
+  | { readonly repository: true; readonly entries: readonly GitConfigEntry[] }
+  | { readonly repository: false };
+
+/** Reads the configuration git would use in a directory (absolute), includes resolved. */
+export type GitConfigReader = (directory: string, signal?: AbortSignal) => Promise<GitRepositoryConfig>;
+
+/** Scopes the person or the machine's administrator wrote; the rest ships with, or is written into, the repository. */
+const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
+
+/** Keys whose value is a program git runs, that the overrides turn off. */
+const NEUTRALIZED: readonly RegExp[] = [/^core\.fsmonitor$/, /^core\.hookspath$/, /^core\.pager$/, /^pager\./];
+
+/** Keys whose value is a program a read-only git command may run, or that point it at another tree. */
+const ASKS: readonly (readonly [RegExp, string])[] = [
+  [/^diff\.external$/, 'runs an external diff program'],
+  [/^diff\..+\.(textconv|command)$/, 'names a diff driver program'],
+  [/^filter\..+\.(clean|smudge|process)$/, 'names a filter program that status and diff run'],
+  [/^gpg(\..+)?\.program$/, 'names the signature program that log and show run'],
+  [/^gpg\.ssh\.defaultkeycommand$/, 'names a program git runs for ssh signatures'],
+  [/^core\.worktree$/, 'points git at a work tree elsewhere'],
+];
+
+export interface GitConfigFindings {
+  /** Keys the repository sets that would run a program: the command asks. */
+  readonly asks: readonly string[];
+  /** Keys the repository sets that the overrides turn off. */
+  readonly neutralized: readonly string[];
+}
+
+/** Sorts the repository-written keys by what they could run. */
+export function judgeGitConfig(entries: readonly GitConfigEntry[]): GitConfigFindings {
+  const asks: string[] = [];
+  const neutralized: string[] = [];
+  for (const entry of entries) {
+    if (TRUSTED_SCOPES.has(entry.scope)) continue;
+    const key = entry.key.toLowerCase();
+    const asked = ASKS.find(([pattern]) => pattern.test(key));
+    if (asked !== undefined) {
+      const text = `${entry.key} (${entry.scope}: ${asked[1]})`;
+      if (!asks.includes(text)) asks.push(text);
+    } else if (NEUTRALIZED.some((pattern) => pattern.test(key)) && !neutralized.includes(entry.key)) {
+      neutralized.push(entry.key);
+    }
+  }
+  return { asks, neutralized };
+}
+
+/** `git config --list --show-scope -z`: `scope NUL key LF value NUL` per entry. */
+export function parseGitConfigList(text: string): GitConfigEntry[] {
+  const fields = text.split('\0');
+  const entries: GitConfigEntry[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const scope = fields[index] ?? '';
+    const pair = fields[index + 1] ?? '';
+    const newline = pair.indexOf('\n');
+    entries.push(newline === -1 ? { scope, key: pair, value: '' } : { scope, key: pair.slice(0, newline), value: pair.slice(newline + 1) });
+  }
+  return entries;
+}
+
+/**
+ * Reads a repository's configuration through the session's process
+ * backend, with the same environment an auto-run command gets, so that
+ * what is checked is what the command would see. `git config` itself runs
+ * no configured program.
+ */
+export function gitConfigReader(processes: ProcessBackend, environment: Readonly<Record<string, string>>): GitConfigReader {
+  const env = autoRunEnvironment(environment);
+  const run = async (directory: string, argv: readonly string[], signal: AbortSignal | undefined) => {
+    try {
+      return await processes.run({ argv: ['git', ...argv], cwd: directory, env, signal: signal ?? new AbortController().signal, capture: { headBytes: 4 * 1024 * 1024, tailBytes: 0 } });
+    } catch (error) {
+      // No git on the machine: the command itself cannot run git either.
+      if (isToolError(error) && error.kind === 'spawn_failed') return undefined;
+      throw error;
+    }
+  };
+  return async (directory, signal) => {
+    const inside = await run(directory, ['rev-parse', '--git-dir'], signal);
+    if (inside?.status !== 'exited' || inside.exitCode !== 0) return { repository: false };
+    const listed = await run(directory, ['config', '--list', '--show-scope', '-z'], signal);
+    if (listed?.status !== 'exited' || listed.exitCode !== 0 || listed.stdout.truncated) {
+      throw new Error(`git config could not be read in ${directory}: ${listed?.stderr.text.trim() ?? 'git is missing'}`);
+    }
+    return { repository: true, entries: parseGitConfigList(listed.stdout.text) };
+  };
+}
