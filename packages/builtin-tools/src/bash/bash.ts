@@ -1,4 +1,5 @@
-import { deriveSignal, defineTool, safeProgress } from '@openwork/tool-contract';
+import { posix } from 'node:path';
+import { deriveSignal, defineTool, safeProgress, ToolError } from '@openwork/tool-contract';
 import type { CapturedOutput, ProcessExit } from '@openwork/process-backend';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
@@ -6,12 +7,24 @@ import type { BuiltinSession } from '../session.ts';
 import { autoRunEnvironment } from './auto-run-environment.ts';
 import { commandEnvironment } from './environment.ts';
 import { BashOutput } from '../shared/output-schemas.ts';
+import { absoluteOf } from '../shared/absolute.ts';
 
 export const BashInput = Type.Object({
   command: Type.String({ minLength: 1, description: 'The bash command to run.' }),
   timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000, description: 'Milliseconds before the command is stopped; default 120000, at most 600000.' })),
   description: Type.Optional(Type.String({ description: 'A few words on what the command does.' })),
+  workdir: Type.Optional(
+    Type.String({ minLength: 1, description: 'The directory the command starts in, relative to the working directory or absolute inside a root; default the working directory.' }),
+  ),
 });
+
+/** The checked directory a command starts in (issue: bash's workdir), as the path the process is given. */
+async function startDirectory(session: BuiltinSession, workdir: string, signal: AbortSignal): Promise<string> {
+  const checked = await session.paths.resolvePath(workdir, 'read', 'must_exist', { signal });
+  const info = await session.filesystem.stat(checked, { signal });
+  if (info.kind !== 'directory') throw new ToolError('not_a_directory', `workdir ${workdir} is not a directory; give a directory, or leave workdir out to start in the working directory`);
+  return absoluteOf(session.paths, checked);
+}
 
 export type BashData = Omit<ProcessExit, 'status'> & { readonly status: ProcessExit['status'] };
 
@@ -42,16 +55,21 @@ export const bashTool = defineTool({
   risk: 'execute',
   input: BashInput,
   output: BashOutput,
-  effect: (input, session: BuiltinSession) => ({ kind: 'execute', command: input.command, cwd: session.workingDirectory }),
+  effect: (input, session: BuiltinSession) => ({
+    kind: 'execute',
+    command: input.command,
+    cwd: input.workdir === undefined ? session.workingDirectory : posix.resolve(session.workingDirectory, input.workdir),
+  }),
   execute: async (session: BuiltinSession, call, input, authorization) => {
     const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // seed §5: the tool's timeout and the call's cancel end in the same signal.
     const own = deriveSignal(call.signal, Date.now() + timeoutMs);
     const progress = safeProgress(call.progress);
+    const cwd = input.workdir === undefined ? session.workingDirectory : await startDirectory(session, input.workdir, call.signal);
     try {
       const exit = await session.processes.run({
         argv: ['bash', '--noprofile', '--norc', '-c', input.command],
-        cwd: session.workingDirectory,
+        cwd,
         // A command the classifier let run on its own gets an environment in which nothing the repository configures runs;
         // one a person approved runs as written.
         env: authorization.decision?.verdict === 'allow' ? autoRunEnvironment(session.environment) : commandEnvironment(session.environment),

@@ -26,6 +26,45 @@ export function quoteCommand(command: string): string {
 
 const asking = (command: string, why: string): PermissionDecision => ({ verdict: 'ask', reason: `bash runs ${quoteCommand(command)}: ${why}`, rule: 'ask' });
 
+/**
+ * The classification's paths seen from the working directory when the
+ * command starts elsewhere (bash's `workdir`): the start must be inside a
+ * readable root, and a relative `..` asks, since the program climbs from
+ * wherever a symlink on the way to the start led.
+ */
+async function fromWorkdir(
+  paths: PathGuard,
+  cwd: string,
+  classification: CommandClassification,
+  signal: { signal?: AbortSignal },
+): Promise<CommandClassification | string> {
+  if (cwd === paths.workingDirectory || cwd === '.') return classification;
+  try {
+    await paths.resolvePath(cwd, 'read', 'must_exist', signal);
+  } catch (error) {
+    if (!isToolError(error)) throw error;
+    return `it would start in ${cwd} (${error.kind})`;
+  }
+  const relative = posix.relative(paths.workingDirectory, cwd);
+  const base = relative === '' ? '.' : relative.startsWith('..') ? cwd : relative;
+  let problem: string | undefined;
+  const move = (path: string): string => {
+    if (path.startsWith('/')) return path;
+    if (path.split('/').includes('..')) problem ??= `${path} has a .. that the program resolves from where the command starts; write the path from the working directory`;
+    return path === '.' ? base : `${base}/${path}`;
+  };
+  const moved: CommandClassification = {
+    ...classification,
+    writePaths: classification.writePaths.map(move),
+    writeThrough: classification.writeThrough.map(move),
+    newTrees: classification.newTrees.map(move),
+    recursivePaths: classification.recursivePaths.map(move),
+    readPaths: classification.readPaths.map((read) => ({ ...read, path: move(read.path) })),
+    git: classification.git.map((invocation) => ({ ...invocation, directory: move(invocation.directory) })),
+  };
+  return problem ?? moved;
+}
+
 /** Errors of the guard that mean the path leads out of the roots; the rest (a missing file) the program reports itself. */
 const LEADS_OUT = new Set(['outside_root', 'symlink_loop']);
 
@@ -102,9 +141,12 @@ export async function decideBashCommand(
   mode: PermissionMode,
   options: BashDecisionOptions = {},
 ): Promise<PermissionDecision> {
-  const classification = classifier.classify(effect.command, { mode });
-  if (classification.verdict === 'ask') return asking(effect.command, classification.reason);
+  const classified = classifier.classify(effect.command, { mode });
+  if (classified.verdict === 'ask') return asking(effect.command, classified.reason);
   const signal = options.signal === undefined ? {} : { signal: options.signal };
+  const started = await fromWorkdir(paths, effect.cwd, classified, signal);
+  if (typeof started === 'string') return asking(effect.command, started);
+  const classification = started;
   const readProblem = await checkReads(paths, classification, options);
   if (readProblem !== undefined) return asking(effect.command, readProblem);
   const through = new Set(classification.writeThrough);

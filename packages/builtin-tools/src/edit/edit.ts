@@ -12,12 +12,53 @@ import { lineOf, nearestLines, occurrences, replaceLiteral } from './matching.ts
 import { EditOutput } from '../shared/output-schemas.ts';
 import { refuseDirectoryForm } from '../write/file-path.ts';
 
+/** Most edits one call may carry. */
+const MAX_EDITS = 100;
+
 export const EditInput = Type.Object({
   path: Type.String({ description: 'File to edit: relative to the working directory, or absolute inside a writable root.' }),
-  oldText: Type.String({ description: 'The exact text to replace; empty only to create a new file.' }),
-  newText: Type.String({ description: 'The text to put in its place.' }),
+  oldText: Type.Optional(Type.String({ description: 'The exact text to replace; empty only to create a new file. Give this and newText, or edits.' })),
+  newText: Type.Optional(Type.String({ description: 'The text to put in its place.' })),
   replaceAll: Type.Optional(Type.Boolean({ description: 'Replace every occurrence instead of exactly one.' })),
+  edits: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          oldText: Type.String({ minLength: 1, description: 'The exact text to replace, as the file reads after the edits before it.' }),
+          newText: Type.String({ description: 'The text to put in its place.' }),
+          replaceAll: Type.Optional(Type.Boolean({ description: 'Replace every occurrence instead of exactly one.' })),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        minItems: 1,
+        maxItems: MAX_EDITS,
+        description: 'Several replacements in one file, applied in order, all or nothing: one that fails fails the call and nothing is written. Instead of oldText/newText.',
+      },
+    ),
+  ),
 });
+
+interface Replacement {
+  readonly oldText: string;
+  readonly newText: string;
+  readonly replaceAll?: boolean;
+}
+
+/** The call's replacements: the single form or the list, never both (invalid_input names the fix). */
+function replacementsOf(input: { oldText?: string; newText?: string; replaceAll?: boolean; edits?: readonly Replacement[] }): readonly Replacement[] {
+  const single = input.oldText !== undefined || input.newText !== undefined;
+  if (input.edits !== undefined) {
+    if (single || input.replaceAll !== undefined) {
+      throw new ToolError('invalid_input', 'give either oldText/newText/replaceAll or edits, not both; put every replacement in edits');
+    }
+    return input.edits;
+  }
+  if (input.oldText === undefined || input.newText === undefined) {
+    throw new ToolError('invalid_input', 'edit needs oldText and newText (or an edits list of {oldText, newText})');
+  }
+  return [{ oldText: input.oldText, newText: input.newText, ...(input.replaceAll === undefined ? {} : { replaceAll: input.replaceAll }) }];
+}
 
 export interface EditData {
   readonly path: string;
@@ -91,17 +132,21 @@ export const editTool = defineTool({
   output: EditOutput,
   effect: (input) => ({ kind: 'write', paths: [input.path] }),
   execute: async (session: BuiltinSession, call, input) => {
-    if (input.oldText === input.newText) {
-      throw new ToolError('no_change', 'oldText and newText are the same, so the edit would change nothing; give the text you want instead');
-    }
+    const replacements = replacementsOf(input);
+    replacements.forEach((replacement, index) => {
+      if (replacement.oldText !== replacement.newText) return;
+      const which = replacements.length === 1 ? '' : `edit ${index + 1}: `;
+      throw new ToolError('no_change', `${which}oldText and newText are the same, so the edit would change nothing; give the text you want instead`);
+    });
     const { signal } = call;
     refuseDirectoryForm(input.path);
-    if (input.oldText === '') {
+    const first = replacements[0];
+    if (replacements.length === 1 && first !== undefined && first.oldText === '') {
       const path = await session.paths.resolvePath(input.path, 'write', 'may_create', { signal });
       if (path.exists) {
         throw new ToolError('already_exists', `${path.displayPath} already exists; an empty oldText only creates new files: give the text to replace, or use write`);
       }
-      return createFile(session, path, input.newText, signal);
+      return createFile(session, path, first.newText, signal);
     }
     const path = await session.paths.resolvePath(input.path, 'write', 'must_exist', { signal });
     if (path.kind === 'directory') throw new ToolError('is_directory', `${path.displayPath} is a directory; give a file path`);
@@ -116,7 +161,17 @@ export const editTool = defineTool({
           throw new ToolError('stale', `${path.displayPath} changed on disk since you last read it; read it again, then edit`);
         }
         const decoded = decodeText(bytes, path.displayPath);
-        const planned = plan(decoded.text, input.oldText, input.newText, input.replaceAll === true, path.displayPath);
+        // seed §9: still exact matching, applied in memory in order; one digest check and one write for all.
+        let planned: Planned = { text: decoded.text, replacements: 0 };
+        for (const [index, replacement] of replacements.entries()) {
+          try {
+            const step = plan(planned.text, replacement.oldText, replacement.newText, replacement.replaceAll === true, path.displayPath);
+            planned = { text: step.text, replacements: planned.replacements + step.replacements };
+          } catch (error) {
+            if (!(error instanceof ToolError) || replacements.length === 1) throw error;
+            throw new ToolError(error.kind, `edit ${index + 1} of ${replacements.length} failed, so none was applied and ${path.displayPath} is unchanged: ${error.message}`);
+          }
+        }
         const afterBytes = encodeText({ text: planned.text, bom: decoded.bom });
         if (afterBytes.length > session.limits.maxContentBytes) {
           throw new ToolError('too_large', `the edited file would be ${formatBytes(afterBytes.length)}, above the ${formatBytes(session.limits.maxContentBytes)} limit`);
