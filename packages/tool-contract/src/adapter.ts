@@ -4,6 +4,7 @@ import { abortKind } from './cancellation.ts';
 import type { ToolCallContext, ToolSessionContext } from './context.ts';
 import type { PermissionDecision } from './decision.ts';
 import type { ToolEffect } from './effect.ts';
+import { safeProgress } from './progress.ts';
 import { errorText, type ErrorToolResult, type ToolResult } from './result.ts';
 import type { Tool } from './tool.ts';
 import { isToolError, type ToolErrorData } from './tool-error.ts';
@@ -36,6 +37,23 @@ export interface DynTool<Session extends ToolSessionContext = ToolSessionContext
   readonly prepare: (session: Session, input: unknown, callId: string) => PreparedCall | ErrorToolResult;
 }
 
+/**
+ * A deep, frozen JSON copy of a schema (seed §6: nothing changes after
+ * finalize): what is advertised and what the validator compiles are this
+ * copy, so neither a caller mutating a definition nor the tool's own schema
+ * object changing later can make them differ.
+ */
+function frozenCopy(schema: unknown): Readonly<Record<string, unknown>> {
+  const freeze = (value: unknown): unknown => {
+    if (value !== null && typeof value === 'object') {
+      for (const child of Object.values(value)) freeze(child);
+      Object.freeze(value);
+    }
+    return value;
+  };
+  return freeze(JSON.parse(JSON.stringify(schema))) as Readonly<Record<string, unknown>>;
+}
+
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
 
 /** Wraps a typed tool; ajv compiles its schema once, at its first call (a listing never pays for it). */
@@ -44,7 +62,7 @@ export function adaptTool<Input extends TObject, Output, Session extends ToolSes
 ): DynTool<Session> {
   // Unknown properties are rejected whatever the tool wrote: the advertised
   // schema and the validator are this one object.
-  const inputSchema = Object.freeze({ ...tool.input, additionalProperties: false }) as Readonly<Record<string, unknown>>;
+  const inputSchema = frozenCopy({ ...tool.input, additionalProperties: false });
   let compiled: ValidateFunction | undefined;
   const validator = (): ValidateFunction => (compiled ??= ajv.compile(inputSchema));
   const definition: ToolDefinition = Object.freeze({
@@ -53,7 +71,7 @@ export function adaptTool<Input extends TObject, Output, Session extends ToolSes
     description: tool.description,
     risk: tool.risk,
     inputSchema,
-    ...(tool.output === undefined ? {} : { outputSchema: Object.freeze({ ...(tool.output as Record<string, unknown>) }) }),
+    ...(tool.output === undefined ? {} : { outputSchema: frozenCopy(tool.output) }),
   });
   const failure = (callId: string, error: ToolErrorData, decision?: PermissionDecision): ErrorToolResult =>
     errorResult({ tool: tool.name, toolId: tool.id, callId, error, ...(decision ? { decision } : {}) });
@@ -79,7 +97,9 @@ export function adaptTool<Input extends TObject, Output, Session extends ToolSes
           const aborted = abortKind(call.signal);
           if (aborted) return failure(call.callId, abortedError(aborted), decision);
           try {
-            const outcome = await tool.execute(session, call, typed, withDecision);
+            // seed §10: a sink that throws or rejects never changes the result, whatever the tool does with it.
+            const guarded = call.progress === undefined ? call : { ...call, progress: safeProgress(call.progress) };
+            const outcome = await tool.execute(session, guarded, typed, withDecision);
             return {
               tool: tool.name,
               toolId: tool.id,

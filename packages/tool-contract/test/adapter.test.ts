@@ -53,6 +53,33 @@ describe('the adapter (seed §2 object-safe 分发)', () => {
     expect(bad.status === 'error' && bad.error.message).toMatch(/input\.limit must be >= 1/);
   });
 
+  it('nothing changes after adapting: a mutated definition or tool schema changes neither what is advertised nor what is accepted', async () => {
+    const Mutable = Type.Object({ path: Type.String({ description: 'the path', maxLength: 3 }) });
+    const dyn = adaptTool(
+      defineTool({
+        id: 'test/mutable',
+        name: 'mutable',
+        description: 'Reads.',
+        risk: 'read',
+        input: Mutable,
+        effect: () => ({ kind: 'read', paths: [] }),
+        execute: () => Promise.resolve({ data: null, output: 'ok' }),
+      }),
+    );
+    const property = (dyn.definition.inputSchema.properties as Record<string, Record<string, unknown>>).path ?? {};
+    expect(() => {
+      property.description = 'changed';
+    }).toThrow(TypeError);
+    expect(() => {
+      property.maxLength = 100;
+    }).toThrow(TypeError);
+    // The tool's own schema object is not what was advertised or compiled.
+    (Mutable.properties.path as unknown as Record<string, unknown>).maxLength = 100;
+    expect(property).toMatchObject({ description: 'the path', maxLength: 3 });
+    const tooLong = await run(dyn, { path: 'abcdef' });
+    expect(tooLong.status === 'error' && tooLong.error.kind).toBe('invalid_input');
+  });
+
   it('rejects unknown properties, missing ones, wrong types and non-objects as invalid_input', async () => {
     const dyn = adaptTool(tool(() => Promise.resolve({ data: null, output: '' })));
     for (const [input, pattern] of [

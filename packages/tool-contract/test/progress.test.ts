@@ -24,7 +24,38 @@ async function runWith(progress: ProgressSender) {
   return prepared.run(new TurnScope().startCall({ callId: 'c', progress }).context);
 }
 
+/** A tool that calls the sink it was handed directly, and awaits it, with no wrapper of its own. */
+const careless = defineTool({
+  id: 'test/careless',
+  name: 'careless',
+  description: 'Reports progress through the raw sink.',
+  risk: 'read',
+  input: Type.Object({}),
+  effect: () => ({ kind: 'read', paths: [] }),
+  execute: async (_session, call) => {
+    void call.progress?.({ kind: 'stdout', chunk: 'one' });
+    await call.progress?.({ kind: 'message', message: 'two' });
+    return { data: { done: true }, output: 'done' };
+  },
+});
+
 describe('progress (seed §10)', () => {
+  it('the adapter hands a tool a sink that cannot throw: a tool calling the raw sink keeps its result', async () => {
+    const run = async (progress: ProgressSender) => {
+      const prepared = adaptTool(careless).prepare({ workingDirectory: '/w', environment: {} }, {}, 'c');
+      if (!('run' in prepared)) throw new Error('unexpected invalid input');
+      return prepared.run(new TurnScope().startCall({ callId: 'c', progress }).context);
+    };
+    const reference = await run(() => undefined);
+    expect(reference.status).toBe('ok');
+    expect(
+      await run(() => {
+        throw new Error('sink gone');
+      }),
+    ).toEqual(reference);
+    expect(await run(() => Promise.reject(new Error('sink gone')))).toEqual(reference);
+  });
+
   it('进度发送失败不改变工具结果: a throwing or rejecting sink leaves the result unchanged', async () => {
     const events: ToolProgress[] = [];
     const reference = await runWith((event) => void events.push(event));
