@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PathGuard } from '@openwork/path-guard';
 import { describe, expect, it } from 'vitest';
+import { isToolError } from '@openwork/tool-contract';
 import { bytes, expectToolError, text } from '../src/contract-suite/contract-helpers.ts';
 import { MemoryFileSystem } from '../src/memory/index.ts';
 import { hostModules, importGraph } from './fixtures/import-graph.ts';
+import { callOnce, INSIDE_TEXT, OUTSIDE_MARK } from './fixtures/swap-race.ts';
 
 const root = '/home/user/project';
 
@@ -63,9 +65,10 @@ describe('MemoryFileSystem seeding and POSIX semantics', () => {
     expect(await fs.lstat(`${root}/${'n'.repeat(255)}`)).toBeNull();
   });
 
-  it('readlink of something that is not a symlink fails as io', async () => {
+  it('readlink of something that is not a symlink is stale: the guard asks only after lstat said symlink, so it was swapped meanwhile', async () => {
     const fs = new MemoryFileSystem({ directories: [root] });
-    await expectToolError(fs.readlink(root), 'io');
+    await expectToolError(fs.readlink(root), 'stale');
+    await expectToolError(fs.readlink(`${root}/missing`), 'not_found');
   });
 });
 
@@ -125,5 +128,60 @@ describe('MemoryFileSystem injected faults map like Node errors and leave no tem
     const expectedSha256 = createHash('sha256').update('x').digest('hex');
     await expectToolError(fs.removeFile(await guard.resolvePath('a.txt', 'write', 'must_exist'), { expectedSha256 }), 'io');
     expect(fs.inspectDirectory(root)).toEqual(['a.txt']);
+  });
+});
+
+describe('MemoryFileSystem directory handles hold the directory, as descriptors do (docs/decisions/0009)', () => {
+  it('root/sub swapped with a symlink to outside at random points during 1500 calls: nothing outside is read, written or listed', async () => {
+    const fs = new MemoryFileSystem({
+      directories: [root],
+      files: { [`${root}/sub/file.txt`]: INSIDE_TEXT, '/outside/file.txt': `${OUTSIDE_MARK}\n`, '/outside/outside-only.txt': OUTSIDE_MARK },
+      symlinks: { [`${root}/.swap-link`]: '/outside' },
+    });
+    const guard = await PathGuard.create({ workingDirectory: root, probe: fs });
+    // A small deterministic generator: the same interleavings on every run.
+    let seed = 19;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    let running = true;
+    let swaps = 0;
+    // Every step of the memory host yields a microtask; the swapper takes some of those turns.
+    const swapper = (async () => {
+      while (running) {
+        if (random() < 0.3) {
+          fs.moveEntry(`${root}/sub`, `${root}/.parked`);
+          fs.moveEntry(`${root}/.swap-link`, `${root}/sub`);
+          fs.moveEntry(`${root}/.parked`, `${root}/.swap-link`);
+          swaps += 1;
+        }
+        await Promise.resolve();
+      }
+    })();
+    const operations = ['read', 'write', 'edit', 'list', 'search'] as const;
+    const refused: Record<string, number> = {};
+    let ok = 0;
+    let outsideReads = 0;
+    for (let call = 0; call < 1500; call += 1) {
+      try {
+        if (await callOnce(operations[call % operations.length] as (typeof operations)[number], fs, guard, call)) outsideReads += 1;
+        ok += 1;
+      } catch (error) {
+        if (!isToolError(error)) throw error;
+        refused[error.kind] = (refused[error.kind] ?? 0) + 1;
+      }
+    }
+    running = false;
+    await swapper;
+    const report = JSON.stringify({ swaps, ok, refused, outsideReads });
+    expect(outsideReads, report).toBe(0);
+    expect(fs.inspectDirectory('/outside'), report).toEqual(['file.txt', 'outside-only.txt']);
+    expect(text(fs.inspectFile('/outside/file.txt') ?? null), report).toBe(`${OUTSIDE_MARK}\n`);
+    const real = fs.inspectDirectory(`${root}/sub`)?.includes('outside-only.txt') === true ? `${root}/.swap-link` : `${root}/sub`;
+    expect(fs.inspectDirectory(real)?.filter((name) => name.endsWith('.tmp')), report).toEqual([]);
+    expect(ok, report).toBeGreaterThan(100);
+    expect(Object.keys(refused).filter((kind) => !['stale', 'outside_root', 'not_found'].includes(kind)), report).toEqual([]);
+    expect((refused.stale ?? 0) + (refused.outside_root ?? 0), report).toBeGreaterThan(100);
   });
 });

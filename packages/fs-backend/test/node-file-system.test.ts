@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { link, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,45 @@ function lockFileOf(realPath: string): string {
   return join(lockDirectory, `${createHash('sha256').update(realPath).digest('hex')}.lock`);
 }
 
-describe('NodeFileSystem: what changes between the check and the use (seed §8)', () => {
+describe('NodeFileSystem: how the last mile is walked (docs/decisions/0009)', () => {
+  it('uses directory handles under /proc/self/fd where Linux has them, and says why; directoryHandles never forces checked paths', () => {
+    const detected = fs.directoryHandles;
+    if (process.platform === 'linux') expect(detected).toEqual({ mode: 'handles', reason: expect.stringContaining('/proc/self/fd') as string });
+    else expect(detected.mode).toBe('paths');
+    expect(new NodeFileSystem({ directoryHandles: 'never' }).directoryHandles).toEqual({ mode: 'paths', reason: 'turned off with directoryHandles: never' });
+  });
+
+  it.skipIf(process.platform !== 'linux')('leaves no descriptor open: after 350 calls that succeed or are refused, none leads into the tree', async () => {
+    await mkdir(at('a/b/c'), { recursive: true });
+    await writeFile(at('a/b/c/file.txt'), 'x');
+    await symlink(outside, at('a/b/link'));
+    // The descriptors of this process that lead into the test's directories: only the last mile opens those.
+    const descriptors = async () => {
+      const targets = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+      return targets.filter((target) => target.startsWith(fixture.root) || target.startsWith(outside));
+    };
+    const calls = async () => {
+      const file = await guard.resolvePath('a/b/c/file.txt', 'write', 'must_exist');
+      const directory = await guard.resolvePath('a/b/c', 'read', 'must_exist');
+      await fs.readFile(file, { maxBytes: 1024 });
+      await fs.writeFile(file, bytes('y'), { expectedSha256: null }).catch(() => undefined);
+      await fs.readDirectory(directory);
+      await fs.readFiles([guard.child(directory, 'file.txt', 'file'), guard.child(directory, 'missing', 'file')], { maxBytes: 1024 });
+      await fs.readDirectories([directory, guard.child(directory, 'nothing', 'directory')]);
+      await fs.stat(await guard.resolvePath('a/b/link', 'read', 'must_exist').catch(() => directory));
+    };
+    for (let round = 0; round < 50; round += 1) await calls();
+    expect(await descriptors()).toEqual([]);
+  });
+});
+
+describe.each(['auto', 'never'] as const)('NodeFileSystem (directoryHandles %s): what changes between the check and the use (seed §8)', (directoryHandles) => {
+  beforeEach(async () => {
+    await fs.close();
+    fs = new NodeFileSystem({ directoryHandles });
+    guard = await PathGuard.create({ workingDirectory: fixture.root, probe: fs });
+  });
+
   it('a symlink to an outside file swapped in after the check is refused: the outside bytes are never returned', async () => {
     await writeFile(join(outside, 'secret.txt'), 'OUTSIDE SECRET');
     await writeFile(at('a.txt'), 'inside');

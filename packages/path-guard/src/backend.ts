@@ -2,3 +2,4 @@
 // @openwork/fs-backend import this subpath (eslint.config.mjs).
 export { readCheckedPath } from './checked-path.ts';
 export type { CheckedPathInternals } from './checked-path.ts';
+export type { DirectoryIdentity } from './checked-path.ts';

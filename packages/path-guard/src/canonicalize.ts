@@ -10,6 +10,8 @@ export interface Canonical {
   readonly identity: ProbeStat | null;
   /** Components below `existing` that do not exist, target last. */
   readonly missing: readonly string[];
+  /** Every canonical directory the walk lstat-ed, with its identity: what a backend's own walk must meet again. */
+  readonly directories: ReadonlyMap<string, ProbeStat>;
 }
 
 function checkSignal(signal: AbortSignal | undefined): void {
@@ -29,6 +31,7 @@ export async function canonicalize(
 ): Promise<Canonical> {
   const pending = components(absolute);
   let current = '/';
+  const directories = new Map<string, ProbeStat>();
   // A canonical root made at session start is not walked again: the walk starts at the deepest one the path is in.
   const start = deepestTrusted(absolute, options.trusted ?? []);
   if (start !== undefined) {
@@ -50,12 +53,12 @@ export async function canonicalize(
       const missing = [part, ...pending].filter((name) => name !== '.');
       // `missing/..` cannot exist on a POSIX file system, so nothing could be created there either.
       if (missing.includes('..')) throw new ToolError('not_found', `${next} does not exist, so ${absolute} cannot be reached`);
-      return { existing: current, identity: null, missing };
+      return { existing: current, identity: null, missing, directories };
     }
     if (stat.kind === 'symlink') {
       hops += 1;
       if (hops > options.maxSymlinks) throw new ToolError('symlink_loop', `too many symbolic links while resolving ${absolute} (a loop?); give the real path`);
-      const target = await probe.readlink(next);
+      const target = await readlinkStill(probe, next, absolute);
       pending.unshift(...components(target));
       if (target.startsWith('/')) current = '/';
       continue;
@@ -63,14 +66,33 @@ export async function canonicalize(
     if (pending.length > 0 && stat.kind !== 'directory') {
       throw new ToolError('not_a_directory', `${next} is not a directory, so ${absolute} cannot exist`);
     }
+    if (stat.kind === 'directory') directories.set(next, stat);
     current = next;
-    if (pending.length === 0) return { existing: current, identity: stat, missing: [] };
+    if (pending.length === 0) return { existing: current, identity: stat, missing: [], directories };
   }
   const root = await probe.lstat(current);
-  return { existing: current, identity: root, missing: [] };
+  return { existing: current, identity: root, missing: [], directories };
 }
 
-function deepestTrusted(absolute: string, trusted: readonly string[]): string | undefined {
+/**
+ * The target of what lstat just called a symlink. When readlink fails because
+ * the entry is no longer a symlink, something swapped it meanwhile: that is
+ * `stale` (retry), not an I/O failure.
+ */
+async function readlinkStill(probe: PathProbe, path: string, absolute: string): Promise<string> {
+  try {
+    return await probe.readlink(path);
+  } catch (error) {
+    const now = await probe.lstat(path).catch(() => undefined);
+    if (now !== undefined && now?.kind !== 'symlink') {
+      throw new ToolError('stale', `${path} changed while ${absolute} was being resolved (it stopped being a symlink); retry`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The deepest canonical root that holds `absolute`, where a resolution starts its walk. */
+export function deepestTrusted(absolute: string, trusted: readonly string[]): string | undefined {
   let best: string | undefined;
   for (const root of trusted) {
     if (root === '/' || !(absolute === root || absolute.startsWith(`${root}/`))) continue;

@@ -4,6 +4,14 @@ import type { EntryKind, ProbeStat } from './probe.ts';
 /** Which kind of root holds a checked path. */
 export type RootKind = 'writable' | 'read_only' | 'protected';
 
+/** A directory the guard saw on the way to a target, and its identity then. */
+export interface DirectoryIdentity {
+  /** Canonical absolute path. */
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
 /** What only a file system backend may read from a CheckedPath. */
 export interface CheckedPathInternals {
   /** Canonical absolute location: the target itself, or its canonical nearest existing parent plus the missing components. */
@@ -17,6 +25,19 @@ export interface CheckedPathInternals {
   /** The canonical root that contains realPath, and its kind. */
   readonly root: string;
   readonly rootKind: RootKind;
+  /**
+   * The root's identity recorded when the guard was created: a backend that
+   * opens the root and finds another directory (the root was moved, or
+   * replaced by a symlink) must refuse, not follow.
+   */
+  readonly rootIdentity: ProbeStat;
+  /**
+   * Directories strictly below the root, down to existingParent, that the
+   * guard saw, with their identities (docs/decisions/0009): a backend that
+   * walks down from the root meets each again and refuses one that changed.
+   * One it did not see (reached through `..` from a deeper root) is absent.
+   */
+  readonly directories: readonly DirectoryIdentity[];
 }
 
 const internals = new WeakMap<CheckedPath, CheckedPathInternals>();
@@ -45,7 +66,10 @@ export class CheckedPath {
     this.access = fields.access;
     this.intent = fields.intent;
     this.kind = fields.internals.identity?.kind ?? null;
-    internals.set(this, Object.freeze({ ...fields.internals, missing: Object.freeze([...fields.internals.missing]) }));
+    const { missing, directories } = fields.internals;
+    // Entries of one listed directory share the same (already frozen) chain: no copy per entry.
+    const chain = Object.isFrozen(directories) ? directories : Object.freeze(directories.map((directory) => Object.freeze({ ...directory })));
+    internals.set(this, Object.freeze({ ...fields.internals, missing: Object.freeze([...missing]), directories: chain }));
     Object.freeze(this);
   }
 

@@ -1,10 +1,10 @@
 import { posix } from 'node:path';
 import { ToolError } from '@openwork/tool-contract';
 import type { PathAccess, PathIntent } from './access.ts';
-import { canonicalize } from './canonicalize.ts';
-import { issueCheckedPath, readCheckedPath, type CheckedPath, type RootKind } from './checked-path.ts';
+import { canonicalize, deepestTrusted } from './canonicalize.ts';
+import { issueCheckedPath, readCheckedPath, type CheckedPath, type CheckedPathInternals, type DirectoryIdentity, type RootKind } from './checked-path.ts';
 import { isInside, lexicalAbsolute } from './lexical.ts';
-import type { EntryKind, PathProbe } from './probe.ts';
+import type { EntryKind, PathProbe, ProbeStat } from './probe.ts';
 
 export interface PathGuardOptions {
   /** Absolute; always a writable root. */
@@ -39,26 +39,36 @@ export class PathGuard {
   readonly #trusted: readonly string[];
   readonly #probe: PathProbe;
   readonly #maxSymlinks: number;
+  /** Each canonical root's device and inode when the guard was created. */
+  readonly #identities: ReadonlyMap<string, ProbeStat>;
+  /** The directory chain handed to the entries of one listed directory, made once per directory (and root). */
+  readonly #childChains = new WeakMap<CheckedPath, { readonly root: string; readonly chain: readonly DirectoryIdentity[] }>();
 
-  private constructor(key: symbol, fields: { workingDirectory: string; lexical: string; roots: Root[]; probe: PathProbe; maxSymlinks: number }) {
+  private constructor(
+    key: symbol,
+    fields: { workingDirectory: string; lexical: string; roots: Root[]; identities: Map<string, ProbeStat>; probe: PathProbe; maxSymlinks: number },
+  ) {
     if (key !== PRIVATE) throw new TypeError('use PathGuard.create');
     this.#workingDirectory = fields.workingDirectory;
     this.#lexicalWorkingDirectory = fields.lexical;
     this.#roots = Object.freeze(fields.roots);
     this.#trusted = Object.freeze(fields.roots.map((root) => root.path));
+    this.#identities = fields.identities;
     this.#probe = fields.probe;
     this.#maxSymlinks = fields.maxSymlinks;
     Object.freeze(this);
   }
 
-  /** Canonicalizes every root; a root that does not exist or is not a directory is a configuration error. */
+  /** Canonicalizes every root and records its identity; a root that does not exist or is not a directory is a configuration error. */
   static async create(options: PathGuardOptions): Promise<PathGuard> {
     const maxSymlinks = options.maxSymlinks ?? 40;
+    const identities = new Map<string, ProbeStat>();
     const canonicalRoot = async (path: string): Promise<string> => {
       const absolute = posix.resolve(path);
       const found = await canonicalize(absolute, options.probe, { maxSymlinks });
       if (found.missing.length > 0) throw new Error(`root ${path} does not exist`);
       if (found.identity?.kind !== 'directory') throw new Error(`root ${path} is not a directory`);
+      identities.set(found.existing, Object.freeze({ kind: 'directory', dev: found.identity.dev, ino: found.identity.ino }));
       return found.existing;
     };
     const roots: Root[] = [];
@@ -73,7 +83,7 @@ export class PathGuard {
     await add([workingDirectory, ...(options.writableRoots ?? [])], 'writable');
     await add(options.readOnlyRoots ?? [], 'read_only');
     await add(options.protectedRoots ?? [], 'protected');
-    return new PathGuard(PRIVATE, { workingDirectory, lexical, roots, probe: options.probe, maxSymlinks });
+    return new PathGuard(PRIVATE, { workingDirectory, lexical, roots, identities, probe: options.probe, maxSymlinks });
   }
 
   /** The canonical working directory. */
@@ -88,6 +98,9 @@ export class PathGuard {
   /** Resolves and checks (seed §8); throws ToolError with a contract kind. */
   async resolvePath(input: string, access: PathAccess, intent: PathIntent, options: { signal?: AbortSignal } = {}): Promise<CheckedPath> {
     const lexical = lexicalAbsolute(input, this.#lexicalWorkingDirectory);
+    // A long session: the walk below starts at this root by its name, so the name must still be the directory the session began with.
+    const start = deepestTrusted(lexical, this.#trusted);
+    if (start !== undefined) this.#requireSameRoot(start, await this.#probe.lstat(start));
     const found = await canonicalize(lexical, this.#probe, {
       maxSymlinks: this.#maxSymlinks,
       trusted: this.#trusted,
@@ -95,17 +108,28 @@ export class PathGuard {
     });
     const realPath = found.missing.length === 0 ? found.existing : posix.join(found.existing, ...found.missing);
     const root = this.#containing(realPath, access, input);
+    if (root.path !== start) this.#requireSameRoot(root.path, found.directories.get(root.path) ?? (await this.#probe.lstat(root.path)));
     if (found.missing.length > 0) {
       if (intent === 'must_exist') {
         throw new ToolError('not_found', `${input} does not exist; check the name with list or glob`);
       }
     }
     const display = this.#display(lexical, realPath);
+    const existingParent = found.missing.length === 0 ? posix.dirname(realPath) : found.existing;
     return issueCheckedPath({
       displayPath: display,
       access,
       intent,
-      internals: { realPath, identity: found.missing.length === 0 ? found.identity : null, existingParent: found.missing.length === 0 ? posix.dirname(realPath) : found.existing, missing: found.missing, root: root.path, rootKind: root.kind },
+      internals: {
+        realPath,
+        identity: found.missing.length === 0 ? found.identity : null,
+        existingParent,
+        missing: found.missing,
+        root: root.path,
+        rootKind: root.kind,
+        rootIdentity: this.#rootIdentity(root.path),
+        directories: chainBelow(root.path, existingParent, found.directories),
+      },
     });
   }
 
@@ -124,8 +148,17 @@ export class PathGuard {
       displayPath: display,
       access: parent.access,
       intent: 'must_exist',
-      // dev/ino 0: unknown, so backends skip the identity comparison.
-      internals: { realPath, identity: { kind, dev: 0, ino: 0 }, existingParent: outer.realPath, missing: [], root: root.path, rootKind: root.kind },
+      internals: {
+        realPath,
+        // dev/ino 0: unknown, so backends skip the identity comparison.
+        identity: { kind, dev: 0, ino: 0 },
+        existingParent: outer.realPath,
+        missing: [],
+        root: root.path,
+        rootKind: root.kind,
+        rootIdentity: this.#rootIdentity(root.path),
+        directories: this.#childChain(parent, outer, root.path),
+      },
     });
   }
 
@@ -133,6 +166,16 @@ export class PathGuard {
   coversRoot(path: CheckedPath): boolean {
     const { realPath } = readCheckedPath(path);
     return this.#roots.some((root) => isInside(root.path, realPath));
+  }
+
+  /**
+   * Does the real location of this path pass through a directory named
+   * `name` (e.g. `.git`), wherever a symlink led it? The caller's policy
+   * decides what that means; the guard only answers from the canonical path.
+   */
+  passesThrough(path: CheckedPath, name: string): boolean {
+    const { realPath } = readCheckedPath(path);
+    return realPath.split('/').slice(0, -1).includes(name) || posix.basename(realPath) === name;
   }
 
   /** The display form of a canonical absolute path (CONTRACT.md §2). */
@@ -149,6 +192,39 @@ export class PathGuard {
     return realPath;
   }
 
+  /**
+   * A root whose name now leads to another directory (moved away and replaced,
+   * perhaps by a symlink) or to nothing is refused for the rest of the session:
+   * following the name would read or write wherever it now points.
+   */
+  #requireSameRoot(root: string, now: ProbeStat | null): void {
+    const recorded = this.#rootIdentity(root);
+    if (now !== null && now.kind === 'directory' && now.dev === recorded.dev && now.ino === recorded.ino) return;
+    const what = root === this.#workingDirectory ? 'the working directory' : 'the root';
+    const how = now === null ? 'it no longer exists' : now.kind === 'symlink' ? 'it is a symlink now' : `it is another ${now.kind} now`;
+    throw new ToolError(
+      'stale',
+      `${what} ${root} is not the directory this session started in (${how}: it was moved, removed or replaced); nothing in it can be reached until the session is started again in the right directory`,
+    );
+  }
+
+  #rootIdentity(root: string): ProbeStat {
+    const identity = this.#identities.get(root);
+    if (identity === undefined) throw new TypeError(`${root} is not a root of this guard`);
+    return identity;
+  }
+
+  /** The parent's chain (its root may be shallower than the child's) plus the parent itself, once per parent. */
+  #childChain(parent: CheckedPath, outer: CheckedPathInternals, root: string): readonly DirectoryIdentity[] {
+    const cached = this.#childChains.get(parent);
+    if (cached?.root === root) return cached.chain;
+    const known = new Map<string, ProbeStat>(outer.directories.map((directory) => [directory.path, { kind: 'directory', dev: directory.dev, ino: directory.ino }]));
+    if (outer.identity !== null && outer.identity.ino !== 0) known.set(outer.realPath, outer.identity);
+    const chain = chainBelow(root, outer.realPath, known);
+    this.#childChains.set(parent, { root, chain });
+    return chain;
+  }
+
   /** seed §8 step 6–7: inside which root, and may this access happen there. */
   #containing(realPath: string, access: PathAccess, input: string): Root {
     const holders = this.#roots.filter((root) => isInside(realPath, root.path)).sort((left, right) => right.path.length - left.path.length);
@@ -163,4 +239,17 @@ export class PathGuard {
     }
     return readable;
   }
+}
+
+/** The directories strictly below `root`, down to and including `directory`, that have a known identity: a frozen chain. */
+function chainBelow(root: string, directory: string, known: ReadonlyMap<string, ProbeStat>): readonly DirectoryIdentity[] {
+  const chain: DirectoryIdentity[] = [];
+  if (directory === root || !isInside(directory, root)) return Object.freeze(chain);
+  let path = root === '/' ? '' : root;
+  for (const name of directory.slice(path.length + 1).split('/')) {
+    path = `${path}/${name}`;
+    const identity = known.get(path);
+    if (identity !== undefined) chain.push(Object.freeze({ path, dev: identity.dev, ino: identity.ino }));
+  }
+  return Object.freeze(chain);
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -138,16 +138,105 @@ describe('resolvePath', () => {
 });
 
 describe('resolution starts at a root', () => {
-  it('walks only the components below the canonical root, and still follows links there and .. above it', async () => {
+  it('walks only the components below the canonical root (after one lstat of the root itself), and still follows links there and .. above it', async () => {
     const seen: string[] = [];
     const probe = { lstat: (path: string) => (seen.push(path), nodeProbe.lstat(path)), readlink: (path: string) => nodeProbe.readlink(path) };
     const paths = await PathGuard.create({ workingDirectory: ws, probe });
     seen.length = 0;
     await paths.resolvePath('src', 'read', 'must_exist');
-    expect(seen).toEqual([join(ws, 'src')]);
+    // The root is looked at to compare its identity, not walked from `/`.
+    expect(seen).toEqual([ws, join(ws, 'src')]);
     await symlink(outside, join(ws, 'src', 'out'));
     expect(await kindOf(paths.resolvePath('src/out/secret.txt', 'read', 'must_exist'))).toBe('outside_root');
     expect(await kindOf(paths.resolvePath('../outside/secret.txt', 'read', 'must_exist'))).toBe('outside_root');
     expect(await kindOf(paths.resolvePath(`${ws}/../ws/a.txt`, 'read', 'must_exist'))).toBe('ok');
+  });
+});
+
+describe('a root is the directory it was when the session started (docs/decisions/0009)', () => {
+  it('the working directory renamed and replaced by a symlink between two resolutions is refused, also for a path that was fine before', async () => {
+    await writeFile(join(outside, 'a.txt'), 'outside');
+    const paths = await guard();
+    expect(await kindOf(paths.resolvePath('a.txt', 'read', 'must_exist'))).toBe('ok');
+    await rename(ws, join(base, 'ws-moved'));
+    await symlink(outside, ws);
+    let message = '';
+    try {
+      await paths.resolvePath('a.txt', 'read', 'must_exist');
+    } catch (error) {
+      message = `${(error as { kind?: string }).kind}: ${(error as Error).message}`;
+    }
+    expect(message).toMatch(/^stale: the working directory .* is not the directory this session started in \(it is a symlink now/);
+    expect(await kindOf(paths.resolvePath('new.txt', 'write', 'may_create'))).toBe('stale');
+    expect(await kindOf(paths.resolvePath(join(ws, 'src'), 'read', 'must_exist'))).toBe('stale');
+  });
+
+  it('a root removed, or replaced by another directory, is refused; one moved back is accepted again', async () => {
+    const paths = await guard();
+    await rename(ws, join(base, 'ws-moved'));
+    expect(await kindOf(paths.resolvePath('a.txt', 'read', 'must_exist'))).toBe('stale');
+    await mkdir(ws);
+    await writeFile(join(ws, 'a.txt'), 'a stranger');
+    expect(await kindOf(paths.resolvePath('a.txt', 'read', 'must_exist'))).toBe('stale');
+    await rm(ws, { recursive: true });
+    await rename(join(base, 'ws-moved'), ws);
+    expect(await kindOf(paths.resolvePath('a.txt', 'read', 'must_exist'))).toBe('ok');
+  });
+
+  it('a read-only root replaced by a symlink is refused when a path reaches it from the working directory', async () => {
+    const vendor = join(base, 'vendor');
+    await mkdir(vendor);
+    await writeFile(join(vendor, 'lib.txt'), 'lib');
+    await writeFile(join(outside, 'lib.txt'), 'outside');
+    await symlink(vendor, join(ws, 'vendor-link'));
+    const paths = await guard({ readOnlyRoots: [vendor] });
+    expect(await kindOf(paths.resolvePath('vendor-link/lib.txt', 'read', 'must_exist'))).toBe('ok');
+    await rename(vendor, join(base, 'vendor-moved'));
+    await symlink(outside, vendor);
+    // The walk reaches /base/vendor through the link and follows it to outside: that is outside_root already.
+    expect(await kindOf(paths.resolvePath('vendor-link/lib.txt', 'read', 'must_exist'))).toBe('outside_root');
+    expect(await kindOf(paths.resolvePath(join(vendor, 'lib.txt'), 'read', 'must_exist'))).toBe('stale');
+  });
+
+  it('a CheckedPath carries the root identity and the directories seen on the way, for the backend to meet again', async () => {
+    await mkdir(join(ws, 'src', 'deep'));
+    await writeFile(join(ws, 'src', 'deep', 'x.ts'), 'x');
+    const paths = await guard();
+    const file = readCheckedPath(await paths.resolvePath('src/deep/x.ts', 'read', 'must_exist'));
+    const identity = async (path: string) => {
+      const stat = await nodeProbe.lstat(path);
+      return { dev: stat?.dev, ino: stat?.ino };
+    };
+    expect({ dev: file.rootIdentity.dev, ino: file.rootIdentity.ino }).toEqual(await identity(ws));
+    expect(file.directories).toEqual([
+      { path: join(ws, 'src'), ...(await identity(join(ws, 'src'))) },
+      { path: join(ws, 'src', 'deep'), ...(await identity(join(ws, 'src', 'deep'))) },
+    ]);
+    expect(Object.isFrozen(file.directories)).toBe(true);
+    const created = readCheckedPath(await paths.resolvePath('src/new/dir/y.ts', 'write', 'may_create'));
+    expect(created.directories.map((directory) => directory.path)).toEqual([join(ws, 'src')]);
+    const deep = await paths.resolvePath('src/deep', 'read', 'must_exist');
+    const child = readCheckedPath(paths.child(deep, 'x.ts', 'file'));
+    expect(child.directories.map((directory) => directory.path)).toEqual([join(ws, 'src'), join(ws, 'src', 'deep')]);
+    expect(readCheckedPath(paths.child(deep, 'y.ts', 'file')).directories).toBe(child.directories);
+    expect(readCheckedPath(await paths.resolvePath('.', 'read', 'must_exist')).directories).toEqual([]);
+  });
+
+  it('an entry that stops being a symlink between lstat and readlink is stale, not an I/O failure', async () => {
+    await symlink(join(ws, 'src'), join(ws, 'flip'));
+    let flipped = false;
+    const probe = {
+      lstat: (path: string) => nodeProbe.lstat(path),
+      readlink: async (path: string) => {
+        if (path === join(ws, 'flip') && !flipped) {
+          flipped = true;
+          await rm(path);
+          await mkdir(path);
+        }
+        return nodeProbe.readlink(path);
+      },
+    };
+    const paths = await PathGuard.create({ workingDirectory: ws, probe });
+    expect(await kindOf(paths.resolvePath('flip/x', 'read', 'must_exist'))).toBe('stale');
   });
 });

@@ -4,6 +4,7 @@ import type { FileSystemFixture, FileSystemFixtureFactory } from './fixture.ts';
 import { lockContract } from './lock-contract.ts';
 import { readContract } from './read-contract.ts';
 import { readFilesContract } from './read-files-contract.ts';
+import { swapContract } from './swap-contract.ts';
 import { writeContract } from './write-contract.ts';
 
 /**
@@ -36,5 +37,6 @@ export function describeFileSystemContract(name: string, make: FileSystemFixture
     describe('batch read', () => readFilesContract(current));
     describe('atomic write and remove', () => writeContract(current));
     describe('locks', () => lockContract(current));
+    describe('swaps after the check', () => swapContract(current));
   });
 }

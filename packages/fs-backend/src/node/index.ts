@@ -1,2 +1,3 @@
+export type { DirectoryHandleSupport } from './directory-handles.ts';
 export { NodeFileSystem } from './node-file-system.ts';
 export type { NodeFileSystemOptions } from './node-file-system.ts';

@@ -1,6 +1,7 @@
 import type { CheckedPath } from '@openwork/path-guard';
 import type { ListDirectoryOptions, ReadDirectoriesEntry, ReadFilesEntry, ReadFilesOptions } from '../file-system.ts';
 import { CheckedFileSystem } from '../shared/checked-file-system.ts';
+import { detectDirectoryHandles, type DirectoryHandleSupport } from './directory-handles.ts';
 import { nodeHost } from './node-host.ts';
 import { defaultLockDirectory, NodeLocker } from './node-locker.ts';
 import { ReadPool } from './read-pool.ts';
@@ -12,6 +13,12 @@ export interface NodeFileSystemOptions {
   readonly lockStaleMs?: number;
   /** Worker threads of readFiles; default the available parallelism, at most 4. */
   readonly readWorkers?: number;
+  /**
+   * `auto` (default): resolve the last mile under open directories where the
+   * host allows it (Linux /proc/self/fd); `never`: lstat-checked paths, the
+   * fallback of hosts without /proc (docs/decisions/0009).
+   */
+  readonly directoryHandles?: 'auto' | 'never';
 }
 
 /**
@@ -20,14 +27,19 @@ export interface NodeFileSystemOptions {
  */
 export class NodeFileSystem extends CheckedFileSystem {
   readonly name = 'node';
+  /** How a call gets from a root to its file on this host, and why. */
+  readonly directoryHandles: DirectoryHandleSupport;
   readonly #pool: ReadPool;
 
   constructor(options: NodeFileSystemOptions = {}) {
+    const support: DirectoryHandleSupport =
+      options.directoryHandles === 'never' ? { mode: 'paths', reason: 'turned off with directoryHandles: never' } : detectDirectoryHandles();
     super(
-      nodeHost,
+      nodeHost(support.mode),
       new NodeLocker({ directory: options.lockDirectory ?? defaultLockDirectory(), staleMs: Math.max(2000, options.lockStaleMs ?? 10_000) }),
     );
-    this.#pool = new ReadPool(options.readWorkers);
+    this.directoryHandles = support;
+    this.#pool = new ReadPool({ size: options.readWorkers, mode: support.mode });
   }
 
   /** On worker threads, with synchronous system calls: a search reads thousands of small files. */

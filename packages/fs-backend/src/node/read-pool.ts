@@ -1,14 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CheckedPath, EntryKind } from '@openwork/path-guard';
-import { readCheckedPath } from '@openwork/path-guard/backend';
+import { readCheckedPath, type CheckedPathInternals } from '@openwork/path-guard/backend';
 import type { DirectoryEntry, ListDirectoryOptions, ReadDirectoriesEntry, ReadFilesEntry, ReadFilesOptions } from '../file-system.ts';
 import { directoryChanged, notADirectory } from '../shared/read-directory.ts';
 import { foldedPattern } from '../shared/content-filter.ts';
 import { throwIfAborted } from '../shared/abort.ts';
-import { changedSinceChecked, knownIdentity } from '../shared/checked.ts';
+import { baseOf, changedSinceChecked, knownIdentity, parentOf } from '../shared/checked.ts';
+import { rootChanged } from '../shared/directory-walk.ts';
 import { toolErrorFromErrno } from '../shared/errno.ts';
 import { notRegularFile, tooLarge } from '../shared/read-file.ts';
+import { WORKER_SOURCE } from './read-worker-source.ts';
 
 /** What a worker sends back for one file. */
 type WorkerResult =
@@ -18,140 +20,56 @@ type WorkerResult =
   | { readonly ok: false; readonly errno: string; readonly stage: 'lstat' | 'open' | 'read' }
   | { readonly ok: false; readonly kind: Exclude<EntryKind, 'file'> }
   | { readonly ok: false; readonly changed: true }
+  | { readonly ok: false; readonly rootChanged: true }
   | { readonly ok: false; readonly size: number }
   | { readonly ok: false; readonly grew: true };
 
 type ListResult =
   | { readonly ok: true; readonly entries: DirectoryEntry[] }
-  | { readonly ok: false; readonly errno: string; readonly stage: 'lstat' | 'read' }
+  | { readonly ok: false; readonly errno: string; readonly stage: 'lstat' | 'open' | 'read' }
   | { readonly ok: false; readonly kind: EntryKind }
-  | { readonly ok: false; readonly changed: true };
+  | { readonly ok: false; readonly changed: true }
+  | { readonly ok: false; readonly rootChanged: true };
 
-interface ListRequest {
+/** A file to read: its root, the directory that holds it (null when it is the root itself), its name, and the identity it must still have (0: unknown). */
+interface FileTarget {
+  readonly root: string;
+  readonly directory: string | null;
+  readonly name: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** A directory to list: its root and its own canonical path (its identity, when known, is in the batch's directories). */
+interface ListTarget {
+  readonly root: string;
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** The identities a batch's walks compare with: each root's from the session's start, each directory's as the guard saw it. */
+interface BatchIdentities {
+  readonly roots: ReadonlyArray<readonly [string, number, number]>;
+  readonly directories: ReadonlyArray<readonly [string, number, number]>;
+}
+
+interface ListRequest extends BatchIdentities {
   readonly op: 'list';
   readonly id: number;
   readonly sizes: boolean;
-  readonly files: ReadonlyArray<{ readonly path: string; readonly dev: number; readonly ino: number }>;
+  readonly files: readonly ListTarget[];
 }
 
-interface WorkerRequest {
+interface WorkerRequest extends BatchIdentities {
   readonly op: 'read';
   readonly id: number;
   readonly maxBytes: number;
   readonly sniff: number;
   readonly containing: Uint8Array | undefined;
   readonly folded: string | undefined;
-  readonly files: ReadonlyArray<{ readonly path: string; readonly dev: number; readonly ino: number }>;
+  readonly files: readonly FileTarget[];
 }
-
-/**
- * The worker: the same steps as the shared bounded read (lstat, open with
- * O_NOFOLLOW | O_NONBLOCK, fstat, identity, size, read at most maxBytes + 1),
- * as synchronous system calls, so a batch costs no thread-pool round trips.
- * Evaluated from source: it needs only Node's own modules.
- */
-/** Bytes of file content one worker reply carries at most (plus the file that crosses it). */
-const REPLY_BYTES = 8 * 1024 * 1024;
-
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const fs = require('node:fs');
-const FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
-const kindOf = (stat) => stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : stat.isSymbolicLink() ? 'symlink' : 'other';
-function readOne(file, maxBytes, filter) {
-  let stat;
-  try { stat = fs.lstatSync(file.path); } catch (error) { return { ok: false, errno: String(error.code), stage: 'lstat' }; }
-  if (!stat.isFile()) return { ok: false, kind: kindOf(stat) };
-  let fd;
-  try { fd = fs.openSync(file.path, FLAGS); } catch (error) { return { ok: false, errno: String(error.code), stage: 'open' }; }
-  try {
-    const opened = fs.fstatSync(fd);
-    if (!opened.isFile()) return { ok: false, kind: kindOf(opened) };
-    if (file.ino !== 0 && (opened.dev !== file.dev || opened.ino !== file.ino)) return { ok: false, changed: true };
-    if (opened.size > maxBytes) return { ok: false, size: opened.size };
-    const limit = maxBytes + 1;
-    let buffer = new Uint8Array(Math.min(opened.size, maxBytes) + 1);
-    let length = 0;
-    for (;;) {
-      if (length === buffer.length) {
-        if (buffer.length >= limit) break;
-        const grown = new Uint8Array(Math.min(limit, buffer.length * 2));
-        grown.set(buffer);
-        buffer = grown;
-      }
-      const count = fs.readSync(fd, buffer, length, buffer.length - length, length);
-      if (count === 0) break;
-      length += count;
-    }
-    if (length > maxBytes) return { ok: false, grew: true };
-    const view = Buffer.from(buffer.buffer, 0, length);
-    if (filter.sniff > 0 && view.subarray(0, filter.sniff).includes(0)) return { ok: true, excluded: 'binary' };
-    if (filter.containing !== undefined && view.indexOf(filter.containing) === -1) return { ok: true, excluded: 'absent' };
-    if (filter.folded !== undefined && !containsFolded(view, filter.folded, filter.foldedLength)) return { ok: true, excluded: 'absent' };
-    return { ok: true, buffer: buffer.buffer, length };
-  } catch (error) {
-    return { ok: false, errno: String(error.code), stage: 'read' };
-  } finally {
-    try { fs.closeSync(fd); } catch {}
-  }
-}
-function listOne(directory, sizes) {
-  const same = () => {
-    let stat;
-    try { stat = fs.lstatSync(directory.path); } catch (error) { return { ok: false, errno: String(error.code), stage: 'lstat' }; }
-    if (stat.isSymbolicLink() || (directory.ino !== 0 && (stat.dev !== directory.dev || stat.ino !== directory.ino))) return { ok: false, changed: true };
-    if (!stat.isDirectory()) return { ok: false, kind: kindOf(stat) };
-    return undefined;
-  };
-  const before = same();
-  if (before) return before;
-  let found;
-  try { found = fs.readdirSync(directory.path, { withFileTypes: true }); } catch (error) { return { ok: false, errno: String(error.code), stage: 'read' }; }
-  const after = same();
-  if (after) return after;
-  const entries = [];
-  for (const entry of found) {
-    const kind = kindOf(entry);
-    if (kind !== 'file' || !sizes) { entries.push({ name: entry.name, kind }); continue; }
-    let stat;
-    try { stat = fs.lstatSync(directory.path + '/' + entry.name); } catch (error) { if (error.code === 'ENOENT') continue; return { ok: false, errno: String(error.code), stage: 'read' }; }
-    entries.push(stat.isFile() ? { name: entry.name, kind: 'file', size: stat.size } : { name: entry.name, kind: kindOf(stat) });
-  }
-  return { ok: true, entries };
-}
-// In windows of 256 KiB that overlap by the literal's length: small strings, whatever the file's size.
-function containsFolded(view, pattern, length) {
-  const WINDOW = 262144;
-  for (let start = 0; start < view.length; start += WINDOW) {
-    const end = Math.min(view.length, start + WINDOW + length - 1);
-    if (pattern.test(view.toString('latin1', start, end))) return true;
-    if (end === view.length) break;
-  }
-  return false;
-}
-const escape = (text) => text.replace(/[\\\\^$.*+?()[\\]{}|/]/g, '\\\\$&');
-parentPort.on('message', (request) => {
-  if (request.op === 'list') {
-    parentPort.postMessage({ id: request.id, results: request.files.map((directory) => listOne(directory, request.sizes)) });
-    return;
-  }
-  const filter = {
-    sniff: request.sniff,
-    containing: request.containing === undefined || request.containing.length === 0 ? undefined : Buffer.from(request.containing),
-    folded: request.folded === undefined || request.folded === '' ? undefined : new RegExp(escape(request.folded), 'i'),
-    foldedLength: request.folded === undefined ? 0 : request.folded.length,
-  };
-  // Bounded memory: once a reply holds this many bytes, the rest of the batch is deferred to the next request.
-  let held = 0;
-  const results = request.files.map((file) => {
-    if (held >= ${REPLY_BYTES}) return { ok: true, deferred: true };
-    const result = readOne(file, request.maxBytes, filter);
-    if (result.buffer !== undefined) held += result.length;
-    return result;
-  });
-  parentPort.postMessage({ id: request.id, results }, results.filter((result) => result.buffer !== undefined).map((result) => result.buffer));
-});
-`;
 
 interface Pending {
   readonly resolve: (results: never[]) => void;
@@ -163,8 +81,8 @@ class ReadWorker {
   readonly #pending = new Map<number, Pending>();
   #failed: Error | undefined;
 
-  constructor() {
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true });
+  constructor(handles: boolean) {
+    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { handles } });
     this.#worker.unref();
     this.#worker.on('message', (message: { id: number; results: never[] }) => {
       const pending = this.#pending.get(message.id);
@@ -206,15 +124,24 @@ class ReadWorker {
   }
 }
 
+export interface ReadPoolOptions {
+  /** Worker threads; default the available parallelism, at most 4. */
+  readonly size?: number | undefined;
+  /** The last mile the workers walk: under /proc/self/fd, or lstat-checked paths (docs/decisions/0009). */
+  readonly mode: 'handles' | 'paths';
+}
+
 /** Reads batches of files on a few worker threads (seed §9 grep: reading off the main thread). */
 export class ReadPool {
   readonly #size: number;
+  readonly #handles: boolean;
   #workers: ReadWorker[] = [];
   #next = 0;
   #ids = 0;
 
-  constructor(size = Math.min(4, Math.max(1, availableParallelism()))) {
-    this.#size = size;
+  constructor(options: ReadPoolOptions) {
+    this.#size = options.size ?? Math.min(4, Math.max(1, availableParallelism()));
+    this.#handles = options.mode === 'handles';
   }
 
   async readFiles(paths: readonly CheckedPath[], options: ReadFilesOptions): Promise<ReadFilesEntry[]> {
@@ -223,7 +150,8 @@ export class ReadPool {
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
     throwIfAborted(signal, 'reading files');
     if (paths.length === 0) return [];
-    const files = paths.map(locate);
+    const internals = paths.map((path) => readCheckedPath(path));
+    const files = internals.map(fileTarget);
     const results: Array<WorkerResult | undefined> = new Array<WorkerResult | undefined>(files.length).fill(undefined);
     let todo = files.map((_, index) => index);
     while (todo.length > 0) {
@@ -240,7 +168,8 @@ export class ReadPool {
             sniff: options.binarySniffBytes ?? 0,
             containing: options.containing,
             folded: options.containingIgnoringCase,
-            files: (slices[index] ?? []).map((at) => files[at] as (typeof files)[number]),
+            files: (slices[index] ?? []).map((at) => files[at] as FileTarget),
+            ...identitiesOf((slices[index] ?? []).map((at) => internals[at] as CheckedPathInternals), { withTargets: false }),
           }),
         ),
       );
@@ -257,22 +186,23 @@ export class ReadPool {
       });
       todo = next;
     }
-    return results.map((result, index) => toEntry(result as WorkerResult, paths[index] as CheckedPath, maxBytes));
+    return results.map((result, index) => toEntry(result as WorkerResult, paths[index] as CheckedPath, (internals[index] as CheckedPathInternals).root, maxBytes));
   }
 
   async readDirectories(paths: readonly CheckedPath[], options: ListDirectoryOptions = {}): Promise<ReadDirectoriesEntry[]> {
     const { signal } = options;
     throwIfAborted(signal, 'listing directories');
     if (paths.length === 0) return [];
-    const files = paths.map(locate);
+    const internals = paths.map((path) => readCheckedPath(path));
     const workers = this.#take(Math.min(this.#size, Math.ceil(paths.length / 4)));
-    const slice = Math.ceil(files.length / workers.length);
-    const parts = workers.map((worker, index) =>
-      worker.read({ op: 'list', id: (this.#ids += 1), sizes: options.sizes ?? true, files: files.slice(index * slice, (index + 1) * slice) }),
-    );
+    const slice = Math.ceil(internals.length / workers.length);
+    const parts = workers.map((worker, index) => {
+      const part = internals.slice(index * slice, (index + 1) * slice);
+      return worker.read({ op: 'list', id: (this.#ids += 1), sizes: options.sizes ?? true, files: part.map(listTarget), ...identitiesOf(part, { withTargets: true }) });
+    });
     const results = (await Promise.all(parts)).flat();
     throwIfAborted(signal, 'listing directories');
-    return results.map((result, index) => toListEntry(result, (paths[index] as CheckedPath).displayPath));
+    return results.map((result, index) => toListEntry(result, (paths[index] as CheckedPath).displayPath, (internals[index] as CheckedPathInternals).root));
   }
 
   /** Stops the workers; a later read starts new ones. */
@@ -284,7 +214,7 @@ export class ReadPool {
 
   #take(count: number): ReadWorker[] {
     this.#workers = this.#workers.filter((worker) => !worker.failed);
-    while (this.#workers.length < this.#size) this.#workers.push(new ReadWorker());
+    while (this.#workers.length < this.#size) this.#workers.push(new ReadWorker(this.#handles));
     const taken: ReadWorker[] = [];
     for (let index = 0; index < count; index += 1) {
       taken.push(this.#workers[this.#next % this.#workers.length] as ReadWorker);
@@ -294,14 +224,42 @@ export class ReadPool {
   }
 }
 
-/** Where a worker finds a checked path, and the dev/ino it must still have (0 when the guard did not learn them). */
-function locate(path: CheckedPath): { path: string; dev: number; ino: number } {
-  const { realPath, identity } = readCheckedPath(path);
-  return knownIdentity(identity) ? { path: realPath, dev: identity.dev, ino: identity.ino } : { path: realPath, dev: 0, ino: 0 };
+function fileTarget(internals: CheckedPathInternals): FileTarget {
+  const { realPath, identity, root } = internals;
+  const { dev, ino } = knownIdentity(identity) ? identity : { dev: 0, ino: 0 };
+  return realPath === root ? { root, directory: null, name: '', dev, ino } : { root, directory: parentOf(realPath), name: baseOf(realPath), dev, ino };
+}
+
+function listTarget(internals: CheckedPathInternals): ListTarget {
+  const { realPath, identity, root } = internals;
+  const { dev, ino } = knownIdentity(identity) ? identity : { dev: 0, ino: 0 };
+  return { root, path: realPath, dev, ino };
+}
+
+/**
+ * The identity tables of one batch, each path once. Entries of one listed
+ * directory share their chain (the same frozen array), so it is read once.
+ */
+function identitiesOf(batch: readonly CheckedPathInternals[], options: { withTargets: boolean }): BatchIdentities {
+  const roots = new Map<string, readonly [string, number, number]>();
+  const directories = new Map<string, readonly [string, number, number]>();
+  let previous: CheckedPathInternals['directories'] | undefined;
+  for (const internals of batch) {
+    if (!roots.has(internals.root)) roots.set(internals.root, [internals.root, internals.rootIdentity.dev, internals.rootIdentity.ino]);
+    if (internals.directories !== previous) {
+      for (const directory of internals.directories) {
+        if (!directories.has(directory.path)) directories.set(directory.path, [directory.path, directory.dev, directory.ino]);
+      }
+      previous = internals.directories;
+    }
+    const { identity, realPath } = internals;
+    if (options.withTargets && knownIdentity(identity) && !directories.has(realPath)) directories.set(realPath, [realPath, identity.dev, identity.ino]);
+  }
+  return { roots: [...roots.values()], directories: [...directories.values()] };
 }
 
 /** The same errors the shared bounded read throws, as entries. */
-function toEntry(result: WorkerResult, path: CheckedPath, maxBytes: number): ReadFilesEntry {
+function toEntry(result: WorkerResult, path: CheckedPath, root: string, maxBytes: number): ReadFilesEntry {
   const displayPath = path.displayPath;
   if (result.ok) {
     if ('excluded' in result) return { ok: true, excluded: result.excluded };
@@ -315,6 +273,7 @@ function toEntry(result: WorkerResult, path: CheckedPath, maxBytes: number): Rea
     }
     if ('kind' in result) return notRegularFile(result.kind, displayPath);
     if ('changed' in result) return changedSinceChecked(displayPath);
+    if ('rootChanged' in result) return rootChanged(displayPath, root);
     if ('size' in result) return tooLarge(displayPath, `is ${result.size} bytes`, maxBytes);
     return tooLarge(displayPath, 'grew while being read', maxBytes);
   })();
@@ -322,11 +281,13 @@ function toEntry(result: WorkerResult, path: CheckedPath, maxBytes: number): Rea
 }
 
 /** The same errors the shared listing throws, as entries. */
-function toListEntry(result: ListResult, displayPath: string): ReadDirectoriesEntry {
+function toListEntry(result: ListResult, displayPath: string, root: string): ReadDirectoriesEntry {
   if (result.ok) return { ok: true, entries: result.entries };
   if ('errno' in result) {
+    if (result.errno === 'ENOTDIR') return { ok: false, error: notADirectory(displayPath) };
     return { ok: false, error: toolErrorFromErrno(Object.assign(new Error(result.errno), { code: result.errno }), { operation: 'listing', displayPath }) };
   }
   if ('changed' in result) return { ok: false, error: directoryChanged(displayPath) };
+  if ('rootChanged' in result) return { ok: false, error: rootChanged(displayPath, root) };
   return { ok: false, error: notADirectory(displayPath) };
 }

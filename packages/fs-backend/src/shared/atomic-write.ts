@@ -2,10 +2,10 @@ import type { CheckedPath } from '@openwork/path-guard';
 import { ToolError } from '@openwork/tool-contract';
 import type { WriteFileOptions, WriteResult } from '../file-system.ts';
 import { throwIfAborted } from './abort.ts';
-import { baseOf, joinPath, verifyDirectory, writableInternals } from './checked.ts';
+import { baseOf, writableInternals } from './checked.ts';
 import { digestOf, type ContentDigest } from './digest.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
-import type { Host, HostStat, WriteHandle } from './host.ts';
+import type { DirectoryHandle, Host, HostStat, WriteHandle } from './host.ts';
 import { prepareDirectory } from './parents.ts';
 import { tempName } from './temp-name.ts';
 
@@ -13,9 +13,10 @@ const tempAttempts = 5;
 
 /**
  * seed §8/§9 write: the new content goes to a temp file created exclusively in
- * the verified directory, is flushed, then renamed over the target. The
- * target is never opened for writing, so a hard link or a symlink swapped in
- * at the target is replaced, not written through. No temp file survives a
+ * the target's directory (opened by the walk from the root, never through a
+ * symlink), is flushed, then renamed over the target within that directory.
+ * The target is never opened for writing, so a hard link or a symlink swapped
+ * in at the target is replaced, not written through. No temp file survives a
  * failure.
  */
 export async function writeAtomically(host: Host, path: CheckedPath, data: Uint8Array, options: WriteFileOptions = {}): Promise<WriteResult> {
@@ -24,21 +25,22 @@ export async function writeAtomically(host: Host, path: CheckedPath, data: Uint8
   const { signal } = options;
   const what = `writing ${displayPath}`;
   throwIfAborted(signal, what);
-  let temp: { path: string; handle: WriteHandle } | undefined;
+  let directory: DirectoryHandle | undefined;
+  let temp: { name: string; handle: WriteHandle } | undefined;
   let committed = false;
   try {
-    const directory = await prepareDirectory(host, internals, displayPath, options);
-    const target = joinPath(directory, baseOf(internals.realPath));
-    // Checked before the temp is made, too, so it is never created through a swapped-in symlink.
-    await verifyDirectory(host, directory, internals.root, displayPath);
-    temp = await createTemp(host, directory, baseOf(target));
+    if (internals.realPath === internals.root) throw new ToolError('is_directory', `${displayPath} is a directory; give a file path`);
+    // Every later step names entries of this open directory: a swap of any directory above it cannot redirect them (docs/decisions/0009).
+    directory = await prepareDirectory(host, internals, displayPath, options);
+    const target = baseOf(internals.realPath);
+    temp = await createTemp(directory, target);
     throwIfAborted(signal, what);
     await temp.handle.write(data);
     if (options.expectedSha256 !== undefined) {
       // seed §9 edit: verify the digest again right before the commit.
-      requireExpected(await digestOf(host, target, signal, what), options.expectedSha256, displayPath);
+      requireExpected(await digestOf(directory, target, signal, what), options.expectedSha256, displayPath);
     }
-    const existing = await lstatOrNull(host, target);
+    const existing = await lstatOrNull(directory, target);
     if (existing?.kind === 'directory') throw new ToolError('is_directory', `${displayPath} is a directory; give a file path`);
     if (existing?.kind === 'other') throw new ToolError('not_a_file', `${displayPath} is a FIFO, socket or device, not a regular file; it cannot be written`);
     if (existing?.kind === 'file') {
@@ -50,27 +52,27 @@ export async function writeAtomically(host: Host, path: CheckedPath, data: Uint8
     await temp.handle.sync();
     await temp.handle.close();
     throwIfAborted(signal, what);
-    await verifyDirectory(host, directory, internals.root, displayPath);
-    await host.rename(temp.path, target);
+    await directory.rename(temp.name, target);
     committed = true;
     // The rename is done; a failed directory fsync does not undo it.
-    await host.syncDirectory(directory).catch(() => undefined);
+    await directory.sync().catch(() => undefined);
     return { created: existing === null, bytes: data.byteLength };
   } catch (error) {
     throw toolErrorFromErrno(error, { operation: 'writing', displayPath });
   } finally {
-    if (temp && !committed) {
+    if (directory && temp && !committed) {
       await temp.handle.close();
-      await host.unlink(temp.path).catch(() => undefined);
+      await directory.discardTemp(temp.name).catch(() => undefined);
     }
+    await directory?.close();
   }
 }
 
-async function createTemp(host: Host, directory: string, base: string): Promise<{ path: string; handle: WriteHandle }> {
+async function createTemp(directory: DirectoryHandle, base: string): Promise<{ name: string; handle: WriteHandle }> {
   for (let attempt = 1; ; attempt += 1) {
-    const path = joinPath(directory, tempName(base));
+    const name = tempName(base);
     try {
-      return { path, handle: await host.createExclusive(path) };
+      return { name, handle: await directory.createExclusive(name) };
     } catch (error) {
       // Another writer's temp name: pick another; never touch a file we did not create.
       if (errnoCode(error) !== 'EEXIST' || attempt >= tempAttempts) throw error;
@@ -78,9 +80,9 @@ async function createTemp(host: Host, directory: string, base: string): Promise<
   }
 }
 
-async function lstatOrNull(host: Host, path: string): Promise<HostStat | null> {
+async function lstatOrNull(directory: DirectoryHandle, name: string): Promise<HostStat | null> {
   try {
-    return await host.lstat(path);
+    return await directory.lstat(name);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
     throw error;

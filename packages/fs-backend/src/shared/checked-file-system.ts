@@ -1,5 +1,6 @@
 import type { CheckedPath, ProbeStat } from '@openwork/path-guard';
 import { readCheckedPath } from '@openwork/path-guard/backend';
+import { ToolError } from '@openwork/tool-contract';
 import type {
   AsyncFileSystem,
   DirectoryEntry,
@@ -16,6 +17,7 @@ import type {
 } from '../file-system.ts';
 import { throwIfAborted } from './abort.ts';
 import { writeAtomically } from './atomic-write.ts';
+import { openContainer, type Container } from './directory-walk.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
 import type { Host } from './host.ts';
 import { readCheckedFile } from './read-file.ts';
@@ -58,18 +60,27 @@ export abstract class CheckedFileSystem implements AsyncFileSystem {
     try {
       return await this.#host.readlink(absolutePath);
     } catch (error) {
+      // The guard asks only after lstat said symlink: EINVAL (not a symlink) means it was swapped meanwhile.
+      if (errnoCode(error) === 'EINVAL') {
+        throw new ToolError('stale', `${absolutePath} stopped being a symlink while the path was being resolved; retry`, { cause: error });
+      }
       throw toolErrorFromErrno(error, { operation: 'reading the link', displayPath: absolutePath });
     }
   }
 
   async stat(path: CheckedPath, options?: { signal?: AbortSignal }): Promise<FileInfo> {
-    const { realPath } = readCheckedPath(path);
+    const internals = readCheckedPath(path);
     throwIfAborted(options?.signal, `looking up ${path.displayPath}`);
+    let container: Container | undefined;
     try {
-      const stat = await this.#host.lstat(realPath);
+      container = await openContainer(this.#host, internals, path.displayPath);
+      const { directory, name } = container;
+      const stat = name === null ? await directory.stat() : await directory.lstat(name);
       return { kind: stat.kind, size: stat.size, mode: stat.mode, mtimeMs: stat.mtimeMs };
     } catch (error) {
       throw toolErrorFromErrno(error, { operation: 'looking up', displayPath: path.displayPath });
+    } finally {
+      await container?.directory.close();
     }
   }
 

@@ -1,7 +1,7 @@
 import type { CheckedPath, ProbeStat } from '@openwork/path-guard';
 import { readCheckedPath, type CheckedPathInternals } from '@openwork/path-guard/backend';
 import { ToolError } from '@openwork/tool-contract';
-import type { Host, HostStat } from './host.ts';
+import type { HostStat } from './host.ts';
 
 /** The internals of a CheckedPath that is about to be written or removed; refuses anything the guard did not clear for writing. */
 export function writableInternals(path: CheckedPath): CheckedPathInternals {
@@ -19,32 +19,13 @@ export function knownIdentity(identity: ProbeStat | null): identity is ProbeStat
   return identity !== null && identity.ino !== 0;
 }
 
-export function sameIdentity(identity: ProbeStat, stat: HostStat): boolean {
+export function sameIdentity(identity: { readonly dev: number; readonly ino: number }, stat: HostStat): boolean {
   return identity.dev === stat.dev && identity.ino === stat.ino;
 }
 
 export function isInside(root: string, path: string): boolean {
   if (path === root) return true;
   return path.startsWith(root.endsWith('/') ? root : `${root}/`);
-}
-
-/**
- * seed §8: guards against the parent being replaced after the check. The
- * directory is still where the guard saw it when every component from the
- * (canonical) root down to it is a real directory, none a symlink.
- */
-export async function verifyDirectory(host: Host, directory: string, root: string, displayPath: string): Promise<void> {
-  const changed = () =>
-    new ToolError('stale', `the directory of ${displayPath} changed since the path was checked (it was replaced by a symlink); retry`);
-  if (!isInside(root, directory)) throw changed();
-  const below = directory === root ? [] : directory.slice(root.endsWith('/') ? root.length : root.length + 1).split('/');
-  let current = root;
-  for (const name of ['', ...below]) {
-    if (name !== '') current = joinPath(current, name);
-    const stat = await host.lstat(current);
-    if (stat.kind === 'symlink') throw changed();
-    if (stat.kind !== 'directory') throw new ToolError('not_a_directory', `a component of ${displayPath} is not a directory; check the path`);
-  }
 }
 
 export function changedSinceChecked(displayPath: string): ToolError {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntryKind } from '@openwork/path-guard';
 import { throwIfAborted } from './abort.ts';
 import { errnoCode } from './errno.ts';
-import type { Host, ReadHandle } from './host.ts';
+import type { DirectoryHandle, ReadHandle } from './host.ts';
 
 /** What is at a path right now, for the expectedSha256 checks. */
 export type ContentDigest =
@@ -12,11 +12,11 @@ export type ContentDigest =
 
 const chunkBytes = 64 * 1024;
 
-/** Hashes the current content in chunks (never the whole file in memory), without following a final symlink. */
-export async function digestOf(host: Host, realPath: string, signal: AbortSignal | undefined, what: string): Promise<ContentDigest> {
+/** Hashes the current content of `name` in an open directory in chunks (never the whole file in memory), without following a symlink. */
+export async function digestOf(directory: DirectoryHandle, name: string, signal: AbortSignal | undefined, what: string): Promise<ContentDigest> {
   let handle: ReadHandle;
   try {
-    handle = await host.openRead(realPath);
+    handle = await directory.openRead(name);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'absent' };

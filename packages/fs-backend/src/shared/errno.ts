@@ -44,6 +44,9 @@ export function toolErrorFromErrno(error: unknown, context: ErrnoContext): ToolE
       return new ToolError('name_too_long', `a name in ${path} is too long for the file system; use a shorter name`, options);
     case 'ELOOP':
       return new ToolError('symlink_loop', `${path} has too many levels of symbolic links; give the real path`, options);
+    case 'ESTALE':
+      // The checked-path fallback's own code: a level on the way changed between its check and the call.
+      return new ToolError('stale', `a directory on the way to ${path} changed while ${context.operation} it (it was moved or replaced by a symlink); retry`, options);
     case 'ENOSPC':
     case 'EDQUOT':
       return new ToolError('io', `no space left on device while ${context.operation} ${path}; free some space and retry`, options);

@@ -1,23 +1,24 @@
-import type { CheckedPath, ProbeStat } from '@openwork/path-guard';
-import { readCheckedPath } from '@openwork/path-guard/backend';
+import type { CheckedPath } from '@openwork/path-guard';
+import { readCheckedPath, type CheckedPathInternals } from '@openwork/path-guard/backend';
 import { ToolError } from '@openwork/tool-contract';
 import type { DirectoryEntry } from '../file-system.ts';
 import { throwIfAborted } from './abort.ts';
-import { joinPath, knownIdentity, sameIdentity } from './checked.ts';
+import { knownIdentity, sameIdentity } from './checked.ts';
+import { openContainer } from './directory-walk.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
-import type { Host } from './host.ts';
+import type { DirectoryHandle, Host } from './host.ts';
 
 /** One level, kinds from lstat: a symlink is listed as a symlink, never followed (seed §9 list). */
 export async function listCheckedDirectory(host: Host, path: CheckedPath, signal: AbortSignal | undefined, sizes = true): Promise<DirectoryEntry[]> {
-  const { realPath, identity } = readCheckedPath(path);
+  const internals = readCheckedPath(path);
   const displayPath = path.displayPath;
   const what = `listing ${displayPath}`;
   throwIfAborted(signal, what);
+  let directory: DirectoryHandle | undefined;
   try {
-    // readdir follows a final symlink; one swapped in after the check must not be listed through.
-    await requireSameDirectory(host, realPath, identity, displayPath);
-    const found = await host.readdir(realPath);
-    await requireSameDirectory(host, realPath, identity, displayPath);
+    // The directory itself is opened from its (walked) parent with O_NOFOLLOW: one swapped for a symlink after the check is never listed through.
+    directory = await openListed(host, internals, displayPath);
+    const found = await directory.readdir();
     const entries: DirectoryEntry[] = [];
     for (const entry of found) {
       throwIfAborted(signal, what);
@@ -25,7 +26,7 @@ export async function listCheckedDirectory(host: Host, path: CheckedPath, signal
         entries.push({ name: entry.name, kind: entry.kind });
         continue;
       }
-      const stat = await host.lstat(joinPath(realPath, entry.name)).catch((error: unknown) => {
+      const stat = await directory.lstat(entry.name).catch((error: unknown) => {
         // Removed between readdir and lstat: it is no longer an entry.
         if (errnoCode(error) === 'ENOENT') return null;
         throw error;
@@ -36,13 +37,33 @@ export async function listCheckedDirectory(host: Host, path: CheckedPath, signal
     return entries;
   } catch (error) {
     throw toolErrorFromErrno(error, { operation: 'listing', displayPath });
+  } finally {
+    await directory?.close();
   }
 }
 
-async function requireSameDirectory(host: Host, realPath: string, identity: ProbeStat | null, displayPath: string): Promise<void> {
-  const stat = await host.lstat(realPath);
-  if (stat.kind === 'symlink' || (knownIdentity(identity) && !sameIdentity(identity, stat))) throw directoryChanged(displayPath);
-  if (stat.kind !== 'directory') throw notADirectory(displayPath);
+async function openListed(host: Host, internals: CheckedPathInternals, displayPath: string): Promise<DirectoryHandle> {
+  const { directory: parent, name } = await openContainer(host, internals, displayPath);
+  if (name === null) return parent;
+  let directory: DirectoryHandle;
+  try {
+    directory = await parent.openDirectory(name);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ELOOP') throw directoryChanged(displayPath);
+    if (code === 'ENOTDIR') throw notADirectory(displayPath);
+    throw error;
+  } finally {
+    await parent.close();
+  }
+  try {
+    const { identity } = internals;
+    if (knownIdentity(identity) && !sameIdentity(identity, await directory.stat())) throw directoryChanged(displayPath);
+    return directory;
+  } catch (error) {
+    await directory.close();
+    throw error;
+  }
 }
 
 export function directoryChanged(displayPath: string): ToolError {

@@ -5,24 +5,30 @@ import type { ReadFileOptions } from '../file-system.ts';
 import { throwIfAborted } from './abort.ts';
 import { changedSinceChecked, knownIdentity, sameIdentity } from './checked.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
-import type { Host, HostStat, ReadHandle } from './host.ts';
+import { openContainer, type Container } from './directory-walk.ts';
+import type { DirectoryHandle, Host, HostStat, ReadHandle } from './host.ts';
 
 /**
  * seed §9 read: size is checked before anything is allocated, and at most
  * maxBytes + 1 bytes are ever read, even from a file that grows meanwhile.
  */
 export async function readCheckedFile(host: Host, path: CheckedPath, options: ReadFileOptions): Promise<Uint8Array> {
-  const { realPath, identity } = readCheckedPath(path);
+  const internals = readCheckedPath(path);
+  const { identity } = internals;
   const displayPath = path.displayPath;
   const { maxBytes, signal } = options;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
   const what = `reading ${displayPath}`;
   throwIfAborted(signal, what);
+  let container: Container | undefined;
   let handle: ReadHandle | undefined;
   try {
+    container = await openContainer(host, internals, displayPath);
+    const { directory, name } = container;
+    if (name === null) throw notRegularFile('directory', displayPath);
     // A first lstat refuses a device or FIFO without opening it at all.
-    requireRegularFile(await host.lstat(realPath), displayPath);
-    handle = await openNoFollow(host, realPath, displayPath);
+    requireRegularFile(await directory.lstat(name), displayPath);
+    handle = await openNoFollow(directory, name, displayPath);
     const stat = await handle.stat();
     requireRegularFile(stat, displayPath);
     if (knownIdentity(identity) && !sameIdentity(identity, stat)) throw changedSinceChecked(displayPath);
@@ -32,13 +38,14 @@ export async function readCheckedFile(host: Host, path: CheckedPath, options: Re
     throw toolErrorFromErrno(error, { operation: 'reading', displayPath });
   } finally {
     await handle?.close();
+    await container?.directory.close();
   }
 }
 
 /** Opens without following a final symlink: one that appears after the check is a change, never followed. */
-export async function openNoFollow(host: Host, realPath: string, displayPath: string): Promise<ReadHandle> {
+export async function openNoFollow(directory: DirectoryHandle, name: string, displayPath: string): Promise<ReadHandle> {
   try {
-    return await host.openRead(realPath);
+    return await directory.openRead(name);
   } catch (error) {
     if (errnoCode(error) === 'ELOOP') throw changedSinceChecked(displayPath);
     throw error;

@@ -1,0 +1,103 @@
+import { expect, it } from 'vitest';
+import type { ReadDirectoriesEntry, ReadFilesEntry } from '../file-system.ts';
+import { bytes, expectNoTempFiles, expectToolError, sha256, text, type ContractWorld } from './contract-helpers.ts';
+
+const kindOf = (entry: ReadFilesEntry | ReadDirectoriesEntry | undefined) => (entry === undefined ? 'missing' : entry.ok ? 'ok' : entry.error.kind);
+
+/**
+ * A directory swapped after the path guard's check (docs/decisions/0009):
+ * every operation works in the directory the guard checked, reached again
+ * from the root, or refuses; none follows the swap outside.
+ */
+export function swapContract(world: () => ContractWorld): void {
+  it('a long session whose root was moved away and replaced by a symlink: every operation is stale, nothing outside is read or written', async () => {
+    const { fixture, at, resolve, guard } = world();
+    const root = fixture.root;
+    const outside = `${root}.outside`;
+    await fixture.file(at('a.txt'), 'inside');
+    await fixture.directory(at('sub'));
+    await fixture.file(`${outside}/a.txt`, 'OUTSIDE');
+    await fixture.directory(`${outside}/sub`);
+    const read = await resolve('a.txt', 'read', 'must_exist');
+    const write = await resolve('a.txt', 'write', 'must_exist');
+    const fresh = await resolve('new.txt', 'write', 'may_create');
+    const top = await resolve('.', 'read', 'must_exist');
+    const sub = await resolve('sub', 'read', 'must_exist');
+    await fixture.rename(root, `${root}.moved`);
+    try {
+      await fixture.symlink(root, outside);
+      const message = await expectToolError(fixture.fs.readFile(read, { maxBytes: 1024 }), 'stale');
+      expect(message).toContain('is not the directory this session started in');
+      expect(message).not.toContain('OUTSIDE');
+      await expectToolError(fixture.fs.stat(read), 'stale');
+      await expectToolError(fixture.fs.readDirectory(top), 'stale');
+      await expectToolError(fixture.fs.readDirectory(sub), 'stale');
+      await expectToolError(fixture.fs.writeFile(write, bytes('mine')), 'stale');
+      await expectToolError(fixture.fs.writeFile(fresh, bytes('mine')), 'stale');
+      await expectToolError(fixture.fs.removeFile(write, { expectedSha256: sha256('OUTSIDE') }), 'stale');
+      expect((await fixture.fs.readFiles([read], { maxBytes: 1024 })).map(kindOf)).toEqual(['stale']);
+      expect((await fixture.fs.readDirectories([top, sub])).map(kindOf)).toEqual(['stale', 'stale']);
+      await expectToolError(guard.resolvePath('a.txt', 'read', 'must_exist'), 'stale');
+      expect(text(await fixture.readBytes(`${outside}/a.txt`))).toBe('OUTSIDE');
+      expect(await fixture.list(outside)).toEqual(['a.txt', 'sub']);
+      expect(await fixture.list(`${outside}/sub`)).toEqual([]);
+    } finally {
+      await fixture.remove(root);
+      await fixture.rename(`${root}.moved`, root);
+      await fixture.remove(outside);
+    }
+    expect(text(await fixture.fs.readFile(read, { maxBytes: 1024 }))).toBe('inside');
+  });
+
+  it('a directory on the way replaced by a symlink to outside: read, list, write (temp file included) and remove refuse; nothing outside changes', async () => {
+    const { fixture, at, resolve, guard } = world();
+    await fixture.file(at('sub/a.txt'), 'inside');
+    await fixture.file(at('elsewhere/a.txt'), 'OUTSIDE');
+    const read = await resolve('sub/a.txt', 'read', 'must_exist');
+    const write = await resolve('sub/a.txt', 'write', 'must_exist');
+    const deep = await resolve('sub/new/deeper.txt', 'write', 'may_create');
+    const list = await resolve('sub', 'read', 'must_exist');
+    const child = guard.child(list, 'a.txt', 'file');
+    await fixture.rename(at('sub'), at('sub-moved'));
+    // The guard would refuse elsewhere/ through a new resolution; the CheckedPaths were made before the swap.
+    await fixture.symlink(at('sub'), at('elsewhere'));
+    await expectToolError(fixture.fs.readFile(read, { maxBytes: 1024 }), 'stale');
+    await expectToolError(fixture.fs.readDirectory(list), 'stale');
+    await expectToolError(fixture.fs.writeFile(write, bytes('mine')), 'stale');
+    await expectToolError(fixture.fs.writeFile(deep, bytes('mine'), { createParents: true }), 'stale');
+    await expectToolError(fixture.fs.removeFile(write, { expectedSha256: sha256('OUTSIDE') }), 'stale');
+    expect((await fixture.fs.readFiles([read, child], { maxBytes: 1024 })).map(kindOf)).toEqual(['stale', 'stale']);
+    expect((await fixture.fs.readDirectories([list])).map(kindOf)).toEqual(['stale']);
+    expect(await fixture.list(at('elsewhere'))).toEqual(['a.txt']);
+    expect(text(await fixture.readBytes(at('elsewhere/a.txt')))).toBe('OUTSIDE');
+    expect(await fixture.list(at('sub-moved'))).toEqual(['a.txt']);
+  });
+
+  it('a directory on the way replaced by another real directory is stale, also for a listed entry the guard never looked at', async () => {
+    const { fixture, at, resolve, guard } = world();
+    await fixture.file(at('sub/a.txt'), 'checked');
+    const list = await resolve('sub', 'read', 'must_exist');
+    const child = guard.child(list, 'a.txt', 'file');
+    const write = guard.child(await resolve('sub', 'write', 'must_exist'), 'a.txt', 'file');
+    await fixture.rename(at('sub'), at('sub-old'));
+    await fixture.file(at('sub/a.txt'), 'a stranger');
+    expect((await fixture.fs.readFiles([child], { maxBytes: 1024 })).map(kindOf)).toEqual(['stale']);
+    await expectToolError(fixture.fs.readFile(child, { maxBytes: 1024 }), 'stale');
+    await expectToolError(fixture.fs.readDirectory(list), 'stale');
+    await expectToolError(fixture.fs.writeFile(write, bytes('mine')), 'stale');
+    expect(text(await fixture.readBytes(at('sub/a.txt')))).toBe('a stranger');
+    await expectNoTempFiles(fixture, at('sub'));
+  });
+
+  it('the root itself: stat and list work; reading or writing it is is_directory', async () => {
+    const { fixture, at, resolve } = world();
+    await fixture.file(at('a.txt'), 'x');
+    const top = await resolve('.', 'read', 'must_exist');
+    expect((await fixture.fs.stat(top)).kind).toBe('directory');
+    expect((await fixture.fs.readDirectory(top)).map((entry) => entry.name)).toEqual(['a.txt']);
+    expect((await fixture.fs.readDirectories([top])).map(kindOf)).toEqual(['ok']);
+    await expectToolError(fixture.fs.readFile(top, { maxBytes: 1024 }), 'is_directory');
+    expect((await fixture.fs.readFiles([top], { maxBytes: 1024 })).map(kindOf)).toEqual(['is_directory']);
+    await expectToolError(fixture.fs.writeFile(await resolve('.', 'write', 'must_exist'), bytes('x')), 'is_directory');
+  });
+}

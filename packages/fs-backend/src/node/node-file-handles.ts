@@ -1,0 +1,77 @@
+import { constants, type Dirent, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import type { EntryKind } from '@openwork/path-guard';
+import type { HostStat, ReadHandle, WriteHandle } from '../shared/host.ts';
+
+// O_NOFOLLOW: a symlink swapped in after the check is refused, not followed.
+// O_NONBLOCK: opening a FIFO never waits for a writer. O_NOCTTY: a terminal never becomes ours.
+export const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+export const createFlags = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW;
+// O_NOFOLLOW on the last component: a directory swapped for a symlink is refused (ENOTDIR or ELOOP), never entered.
+export const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+export function kindOf(entry: Stats | Dirent): EntryKind {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isSymbolicLink()) return 'symlink';
+  return 'other';
+}
+
+export function hostStat(stats: Stats): HostStat {
+  return {
+    kind: kindOf(stats),
+    dev: stats.dev,
+    ino: stats.ino,
+    size: stats.size,
+    mode: stats.mode & 0o7777,
+    mtimeMs: stats.mtimeMs,
+    uid: stats.uid,
+    gid: stats.gid,
+  };
+}
+
+export async function closeQuietly(handle: FileHandle): Promise<void> {
+  await handle.close().catch(() => undefined);
+}
+
+export function readHandle(handle: FileHandle): ReadHandle {
+  let closed = false;
+  return {
+    stat: async () => hostStat(await handle.stat()),
+    read: async (into, offset, length, position) => (await handle.read(into, offset, length, position)).bytesRead,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await closeQuietly(handle);
+    },
+  };
+}
+
+export function writeHandle(handle: FileHandle): WriteHandle {
+  let closed = false;
+  return {
+    write: async (data) => {
+      await handle.writeFile(data);
+    },
+    chmod: (mode) => handle.chmod(mode),
+    chown: async (uid, gid) => {
+      if (uid === process.getuid?.() && gid === process.getgid?.()) return;
+      // Only a privileged process may give a file away; otherwise the writer owns the new content.
+      await handle.chown(uid, gid).catch(() => undefined);
+    },
+    sync: () => handle.sync(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await closeQuietly(handle);
+    },
+  };
+}
+
+/** A name looked up in a directory must stay in it: `..` through /proc/self/fd/N would climb out. */
+export function singleComponent(name: string): string {
+  if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) {
+    throw new TypeError(`not a single path component: ${JSON.stringify(name)}`);
+  }
+  return name;
+}
