@@ -1,6 +1,15 @@
 export { BoundedCapture } from './capture.ts';
 export { DEFAULT_CAPTURE_LIMITS } from './capture.ts';
 export { ChunkDecoder } from './chunk-decoder.ts';
+export { DEFAULT_PROCESS_LIMITS } from './containment.ts';
+export type { CgroupContainment } from './containment.ts';
+export type { CgroupParents } from './containment.ts';
+export type { ContainmentKind } from './containment.ts';
+export type { ContainmentOptions } from './containment.ts';
+export type { ContainmentReport } from './containment.ts';
+export type { LimitKind } from './containment.ts';
+export type { ProcessGroupContainment } from './containment.ts';
+export type { ProcessLimits } from './containment.ts';
 export type { Availability } from './process-backend.ts';
 export type { CaptureLimits } from './process-backend.ts';
 export type { CapturedOutput } from './process-backend.ts';

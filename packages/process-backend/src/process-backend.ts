@@ -1,3 +1,5 @@
+import type { ContainmentKind, ContainmentReport, LimitKind, ProcessLimits } from './containment.ts';
+
 /** How a command ended (CONTRACT.md §3 bash). */
 export type ProcessStatus = 'exited' | 'timed_out' | 'cancelled' | 'outcome_unknown';
 
@@ -35,6 +37,12 @@ export interface SpawnRequest {
   readonly killGraceMs?: number;
   /** How long output is drained after the leader exits; default 2000 ms. */
   readonly drainMs?: number;
+  /**
+   * Limits for this command, each field over the backend's default (processes
+   * 512, memory none). Enforced only under a cgroup that has the controller
+   * (`ProcessBackend.containment()` says which).
+   */
+  readonly limits?: ProcessLimits;
 }
 
 export interface ProcessExit {
@@ -46,21 +54,39 @@ export interface ProcessExit {
   /** Empty for a pty, whose one stream is stdout. */
   readonly stderr: CapturedOutput;
   readonly durationMs: number;
+  /** What held the command's processes: its own cgroup, or only its process group. */
+  readonly containment: ContainmentKind;
+  /**
+   * The limit that ended or constrained the command: `memory` when the OOM
+   * killer ended one of its processes, else `processes` when a fork was refused
+   * at the process limit. Absent when no limit was reached.
+   */
+  readonly limitHit?: LimitKind;
+  /**
+   * Processes other than the leader that the backend ended: those left behind
+   * when the leader exited (daemons, `setsid` and `nohup` children), or those
+   * running beside it at a timeout or cancel. Under a process group only the
+   * group's members are seen, and only where /proc can be read.
+   */
+  readonly processesEndedAfterExit: number;
 }
 
 export type Availability = { readonly available: true } | { readonly available: false; readonly reason: string };
 
 /**
- * Where commands run (seed §4, §5). Each command gets its own process group;
- * the backend keeps a table of live groups and `dispose` kills them all.
+ * Where commands run (seed §4, §5). Each command gets its own process group,
+ * and its own cgroup where the host allows (docs/decisions/0008); the backend
+ * keeps a table of live commands and `dispose` kills them all.
  * `run` throws ToolError `spawn_failed` when the command cannot start.
  */
 export interface ProcessBackend {
   readonly name: string;
   availability(): Promise<Availability>;
+  /** Which containment is in force for this backend's commands, and why. */
+  containment(): Promise<ContainmentReport>;
   run(request: SpawnRequest): Promise<ProcessExit>;
   /** Process groups still alive (for tests and the session's disposal). */
   liveGroups(): readonly number[];
-  /** Kills every live group (TERM, grace, KILL) and waits for them. */
+  /** Kills every live command (TERM, grace, KILL; the whole cgroup where there is one) and waits for them. */
   dispose(): Promise<void>;
 }

@@ -28,8 +28,8 @@ async function nodePtyLoadedAfter(entries: readonly string[], options: { readonl
 }
 
 describe('node-pty stays optional', () => {
-  it('importing the root and ./pipe entry points does not load node-pty', async () => {
-    expect(await nodePtyLoadedAfter(['index.ts', 'pipe/index.ts'], { askPty: false })).toEqual({ cjs: false, addon: false });
+  it('importing the root, ./pipe and ./cgroup entry points does not load node-pty', async () => {
+    expect(await nodePtyLoadedAfter(['index.ts', 'pipe/index.ts', 'cgroup/index.ts'], { askPty: false })).toEqual({ cjs: false, addon: false });
   }, 30_000);
 
   it('importing ./pty alone does not load it either; availability() does', async () => {

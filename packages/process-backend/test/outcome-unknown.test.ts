@@ -29,7 +29,8 @@ afterEach(() => {
 
 describe('kill 确认失败时返回 outcome_unknown 且不遗留孤儿进程', () => {
   it('reports outcome_unknown, keeps the group in the table, and dispose still ends it', async () => {
-    const backend = new PipeProcessBackend();
+    // The process-group path: the cgroup path has its own test in cgroup-outcome-unknown.test.ts.
+    const backend = new PipeProcessBackend({ containment: 'process_group' });
     const controller = new AbortController();
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
     const result = backend.run({ argv: ['bash', '--noprofile', '--norc', '-c', `echo started; ${marker}`], cwd: tmpdir(), env, signal: controller.signal, killGraceMs: 100 });

@@ -1,9 +1,11 @@
+import { ContainmentHost } from '../cgroup/containment-host.ts';
+import type { ContainmentOptions, ContainmentReport } from '../containment.ts';
 import type { Availability, ProcessBackend, ProcessExit, SpawnRequest } from '../process-backend.ts';
 import { ProcessTable } from '../shared/process-table.ts';
 import { runSupervised, type SupervisorDefaults } from '../shared/supervise.ts';
 import { startPipeChild } from './start-pipe-child.ts';
 
-export interface PipeProcessBackendOptions {
+export interface PipeProcessBackendOptions extends ContainmentOptions {
   /** Between TERM and KILL when a request gives none; default 2000 ms. */
   readonly killGraceMs?: number;
   /** How long output is drained after the leader exits when a request gives none; default 2000 ms. */
@@ -12,23 +14,36 @@ export interface PipeProcessBackendOptions {
 
 /**
  * Commands on plain pipes (node:child_process): stdin closed, stdout and
- * stderr captured apart, each command in its own process group.
+ * stderr captured apart, each command in its own process group and, where
+ * the host allows, its own cgroup.
  */
 export class PipeProcessBackend implements ProcessBackend {
   readonly name = 'pipe';
   readonly #table = new ProcessTable();
   readonly #defaults: SupervisorDefaults;
+  readonly #containment: ContainmentHost;
 
   constructor(options: PipeProcessBackendOptions = {}) {
     this.#defaults = { killGraceMs: options.killGraceMs ?? 2_000, drainMs: options.drainMs ?? 2_000 };
+    this.#containment = new ContainmentHost(options);
   }
 
   availability(): Promise<Availability> {
     return Promise.resolve({ available: true });
   }
 
+  containment(): Promise<ContainmentReport> {
+    return this.#containment.report();
+  }
+
   run(request: SpawnRequest): Promise<ProcessExit> {
-    return runSupervised(request, this.#table, this.#defaults, (sinks) => startPipeChild(request, sinks));
+    return runSupervised(
+      request,
+      this.#table,
+      this.#defaults,
+      () => this.#containment.prepare(request),
+      (sinks, argv) => startPipeChild(request, sinks, argv),
+    );
   }
 
   liveGroups(): readonly number[] {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { SpawnRequest } from '../process-backend.ts';
+import { preflight } from '../shared/preflight.ts';
 import { spawnFailed } from '../shared/spawn-failed.ts';
 import type { LeaderExit, OutputSinks, StartedChild } from '../shared/started-child.ts';
 
@@ -8,9 +9,17 @@ import type { LeaderExit, OutputSinks, StartedChild } from '../shared/started-ch
  * Spawns the command detached (setsid: the child leads a new process group,
  * pgid = pid), stdin closed, and drains both pipes into the sinks from the
  * first byte (seed §9 bash: drain continuously so the child never blocks).
+ * `argv` is the request's, or the cgroup shim in front of it: then the
+ * shim's shell would find a missing program only after the spawn, so the
+ * program and working directory are checked first, as the pty backend does.
  */
-export function startPipeChild(request: SpawnRequest, sinks: OutputSinks): Promise<StartedChild> {
-  const [program = '', ...args] = request.argv;
+export async function startPipeChild(request: SpawnRequest, sinks: OutputSinks, argv: readonly string[]): Promise<StartedChild> {
+  if (argv !== request.argv) await preflight(request);
+  return spawnPiped(request, sinks, argv);
+}
+
+function spawnPiped(request: SpawnRequest, sinks: OutputSinks, argv: readonly string[]): Promise<StartedChild> {
+  const [program = '', ...args] = argv;
   let child: ChildProcess;
   try {
     child = spawn(program, args, { cwd: request.cwd, env: { ...request.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

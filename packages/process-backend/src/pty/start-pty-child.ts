@@ -5,7 +5,7 @@ import { groupFormed } from '../shared/group-liveness.ts';
 import { spawnFailed } from '../shared/spawn-failed.ts';
 import type { LeaderExit, OutputSinks, StartedChild } from '../shared/started-child.ts';
 import type { NodePtyModule } from './load-node-pty.ts';
-import { preflight } from './preflight.ts';
+import { preflight } from '../shared/preflight.ts';
 
 /** End of input, typed once at the start: the pty's input is closed like the pipe backend's stdin. */
 const END_OF_INPUT = '\x04';
@@ -15,9 +15,10 @@ const END_OF_INPUT = '\x04';
  * own session and process group, pgid = pid). The one terminal stream is
  * stdout; bytes are taken raw so the capture counts them exactly.
  */
-export async function startPtyChild(pty: NodePtyModule, request: SpawnRequest, sinks: OutputSinks): Promise<StartedChild> {
+export async function startPtyChild(pty: NodePtyModule, request: SpawnRequest, sinks: OutputSinks, argv: readonly string[]): Promise<StartedChild> {
+  // The request's program, not the cgroup shim that may stand in front of it.
   await preflight(request);
-  const [program = '', ...args] = request.argv;
+  const [program = '', ...args] = argv;
   let terminal: ReturnType<NodePtyModule['spawn']>;
   try {
     terminal = pty.spawn(program, args, {

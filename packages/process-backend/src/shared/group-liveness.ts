@@ -30,12 +30,23 @@ export async function groupAlive(pgid: number): Promise<boolean> {
 }
 
 async function hasRunningMember(pgid: number): Promise<boolean> {
+  const members = await groupMembers(pgid, { firstOnly: true });
+  // Without /proc nobody can tell a zombie from a live member: the signal probe's answer stands.
+  return members === undefined || members.length > 0;
+}
+
+/**
+ * The pids of the group's members that are not zombies, from /proc; undefined
+ * where /proc cannot be listed (then nobody can say).
+ */
+export async function groupMembers(pgid: number, options: { readonly firstOnly?: boolean } = {}): Promise<number[] | undefined> {
   let names: string[];
   try {
     names = await readdir('/proc');
   } catch {
-    return true;
+    return undefined;
   }
+  const members: number[] = [];
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     let stat: string;
@@ -46,9 +57,12 @@ async function hasRunningMember(pgid: number): Promise<boolean> {
     }
     // Fields after the command name, which may itself hold spaces and parentheses: state, ppid, pgrp.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') {
+      members.push(Number(name));
+      if (options.firstOnly) break;
+    }
   }
-  return false;
+  return members;
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -1,4 +1,4 @@
-import { terminateGroup } from './terminate-group.ts';
+import type { CommandContainer } from './command-container.ts';
 
 interface TrackedRun {
   readonly stop: AbortController;
@@ -6,12 +6,13 @@ interface TrackedRun {
 }
 
 /**
- * The live process groups of one backend and the runs that own them (seed §5:
- * no child may be left without an owner). A group whose kill could not be
- * confirmed stays here until `dispose` confirms it.
+ * The live commands of one backend, by process group, with what holds each
+ * (its cgroup or its group), and the runs that own them (seed §5: no child may
+ * be left without an owner). A command whose end could not be confirmed
+ * stays here until `dispose` confirms it.
  */
 export class ProcessTable {
-  readonly #groups = new Set<number>();
+  readonly #groups = new Map<number, CommandContainer>();
   readonly #runs = new Set<TrackedRun>();
   #disposed = false;
 
@@ -19,8 +20,8 @@ export class ProcessTable {
     return this.#disposed;
   }
 
-  add(pgid: number): void {
-    this.#groups.add(pgid);
+  add(pgid: number, container: CommandContainer): void {
+    this.#groups.set(pgid, container);
   }
 
   remove(pgid: number): void {
@@ -28,7 +29,7 @@ export class ProcessTable {
   }
 
   list(): readonly number[] {
-    return [...this.#groups];
+    return [...this.#groups.keys()];
   }
 
   /** Registers a run so that `dispose` can stop it and wait for it. */
@@ -39,15 +40,16 @@ export class ProcessTable {
     void done.then(forget, forget);
   }
 
-  /** Stops every run, waits for each, then ends any group still listed. */
+  /** Stops every run, waits for each, then ends any command still listed (its whole cgroup where it has one). */
   async dispose(options: { readonly graceMs: number }): Promise<void> {
     this.#disposed = true;
     const runs = [...this.#runs];
     for (const run of runs) run.stop.abort();
     await Promise.allSettled(runs.map((run) => run.done));
     await Promise.all(
-      this.list().map(async (pgid) => {
-        if ((await terminateGroup(pgid, options)) === 'gone') this.remove(pgid);
+      [...this.#groups].map(async ([pgid, container]) => {
+        const ended = await container.end(pgid, options);
+        if (ended.fate === 'gone' && (await container.release())) this.remove(pgid);
       }),
     );
   }

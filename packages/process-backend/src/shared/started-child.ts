@@ -22,6 +22,9 @@ export interface OutputSinks {
   readonly stderr: OutputSink;
 }
 
-/** Starts the command or throws ToolError `spawn_failed`. */
-export type StartChild = (sinks: OutputSinks) => Promise<StartedChild>;
+/**
+ * Starts the command or throws ToolError `spawn_failed`. `argv` is what to
+ * spawn: the request's own, or a shim that joins the command's cgroup first.
+ */
+export type StartChild = (sinks: OutputSinks, argv: readonly string[]) => Promise<StartedChild>;
 

@@ -1,10 +1,11 @@
 import { abortKind, ToolError } from '@openwork/tool-contract';
 import type { ProcessExit, ProcessStatus, SpawnRequest } from '../process-backend.ts';
-import { groupAlive } from './group-liveness.ts';
+import type { CommandContainer } from './command-container.ts';
 import { OutputSink } from './output-sink.ts';
 import type { ProcessTable } from './process-table.ts';
+import { spawnFailed } from './spawn-failed.ts';
 import type { LeaderExit, StartChild, StartedChild } from './started-child.ts';
-import { terminateGroup, type GroupFate } from './terminate-group.ts';
+import type { GroupFate } from './terminate-group.ts';
 import { within } from './wait.ts';
 
 export interface SupervisorDefaults {
@@ -15,16 +16,21 @@ export interface SupervisorDefaults {
 /** How long the leader's exit may take to be reported once its group is confirmed gone. */
 const EXIT_NOTICE_MS = 1_000;
 
+/** Makes the container of the command (a cgroup, or the process group alone). */
+export type PrepareContainer = () => Promise<CommandContainer>;
+
 /**
  * One command from spawn to result, shared by the pipe and pty backends:
- * the group is registered, output drained, and the group ended on abort or
- * when the leader leaves members behind (seed §9 bash: a foreground command
- * leaves no background job).
+ * the command is registered, output drained, and everything it started
+ * ended on abort or when the leader leaves processes behind (seed §9 bash: a
+ * foreground command leaves no background job). The container decides what
+ * "everything" reaches: the cgroup, or only the process group.
  */
 export async function runSupervised(
   request: SpawnRequest,
   table: ProcessTable,
   defaults: SupervisorDefaults,
+  prepare: PrepareContainer,
   start: StartChild,
 ): Promise<ProcessExit> {
   if (table.disposed) {
@@ -40,14 +46,27 @@ export async function runSupervised(
       stdout: new OutputSink(request.capture, request.onStdout),
       stderr: new OutputSink(request.capture, request.onStderr),
     };
-    const child = await start(sinks);
-    table.add(child.pid);
-    const supervision = new Supervision(child, request, stop.signal, {
+    const container = await prepare();
+    let child: StartedChild;
+    try {
+      child = await start(sinks, container.argv);
+    } catch (error) {
+      await container.release();
+      throw error;
+    }
+    table.add(child.pid, container);
+    // seed §5: a cancel that comes at once must still reach everything, so the container knows where the leader is first.
+    await container.settle(child.pid, child.exited);
+    const supervision = new Supervision(child, container, request, stop.signal, {
       killGraceMs: request.killGraceMs ?? defaults.killGraceMs,
       drainMs: request.drainMs ?? defaults.drainMs,
     });
-    const { status, exit, fate } = await supervision.finish();
-    if (fate === 'gone') table.remove(child.pid);
+    const { status, exit, fate, processesEnded } = await supervision.finish();
+    // Read before the release: the counters go with the cgroup.
+    const limitHit = await container.limitHit();
+    if (fate === 'gone' && (await container.release())) table.remove(child.pid);
+    const unplaced = container.placementFailure(exit, sinks.stderr.start() + sinks.stdout.start());
+    if (unplaced !== undefined) throw spawnFailed(request, `it could not join its cgroup (writing ${unplaced} failed), so it was not run`);
     return {
       status,
       exitCode: exit?.exitCode ?? null,
@@ -55,6 +74,9 @@ export async function runSupervised(
       stdout: sinks.stdout.finish(),
       stderr: sinks.stderr.finish(),
       durationMs: Date.now() - startedAt,
+      containment: container.kind,
+      ...(limitHit !== undefined ? { limitHit } : {}),
+      processesEndedAfterExit: processesEnded,
     } satisfies ProcessExit;
   })();
   table.track(stop, run);
@@ -65,16 +87,19 @@ interface Ending {
   readonly status: ProcessStatus;
   readonly exit: LeaderExit | undefined;
   readonly fate: GroupFate;
+  readonly processesEnded: number;
 }
 
 class Supervision {
   readonly #child: StartedChild;
+  readonly #container: CommandContainer;
   readonly #request: SpawnRequest;
   readonly #stop: AbortSignal;
   readonly #options: SupervisorDefaults;
 
-  constructor(child: StartedChild, request: SpawnRequest, stop: AbortSignal, options: SupervisorDefaults) {
+  constructor(child: StartedChild, container: CommandContainer, request: SpawnRequest, stop: AbortSignal, options: SupervisorDefaults) {
     this.#child = child;
+    this.#container = container;
     this.#request = request;
     this.#stop = stop;
     this.#options = options;
@@ -107,13 +132,14 @@ class Supervision {
     if (first === 'abort') {
       // seed §5: timeout and cancel take the same path; only the status differs.
       const status: ProcessStatus = abortKind(this.#request.signal) ?? 'cancelled';
-      const fate = await terminateGroup(this.#child.pid, { graceMs });
-      const exit = fate === 'gone' ? await within(this.#child.exited, EXIT_NOTICE_MS) : undefined;
-      return { status: fate === 'gone' ? status : 'outcome_unknown', exit, fate };
+      const ended = await this.#container.end(this.#child.pid, { graceMs });
+      const exit = ended.fate === 'gone' ? await within(this.#child.exited, EXIT_NOTICE_MS) : undefined;
+      return { status: ended.fate === 'gone' ? status : 'outcome_unknown', exit, ...ended };
     }
-    const fate = (await groupAlive(this.#child.pid)) ? await terminateGroup(this.#child.pid, { graceMs }) : 'gone';
+    // seed §9 bash: what the leader left behind (a daemon, a `setsid` child) ends with it.
+    const ended = (await this.#container.occupied(this.#child.pid)) ? await this.#container.end(this.#child.pid, { graceMs }) : { fate: 'gone' as const, processesEnded: 0 };
     // seed §5: a kill that cannot be confirmed is reported, never hidden.
-    return { status: fate === 'gone' ? 'exited' : 'outcome_unknown', exit: first, fate };
+    return { status: ended.fate === 'gone' ? 'exited' : 'outcome_unknown', exit: first, ...ended };
   }
 }
 

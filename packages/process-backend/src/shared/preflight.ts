@@ -1,12 +1,13 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { SpawnRequest } from '../process-backend.ts';
-import { spawnFailed } from '../shared/spawn-failed.ts';
+import { spawnFailed } from './spawn-failed.ts';
 
 /**
- * A pty child reports a missing program or working directory only as text on
- * the terminal and exit status 1, so both are checked before the fork, the way
- * execvp would look the program up (the request's PATH, not ours).
+ * A pty child, and a command behind the cgroup shim, report a missing program
+ * or working directory only as text and an exit status, so both are checked
+ * before the fork, the way execvp would look the program up (the request's
+ * PATH, not ours).
  */
 export async function preflight(request: SpawnRequest): Promise<void> {
   const directory = await stat(request.cwd).catch(() => undefined);

@@ -1,0 +1,5 @@
+import { describeProcessBackendContract } from '../src/contract-suite/index.ts';
+import { PipeProcessBackend } from '../src/pipe/index.ts';
+
+// The fallback is a branch of its own (docs/decisions/0008): the same contract, with the cgroup tests skipped and saying why.
+describeProcessBackendContract('PipeProcessBackend, process groups only', () => new PipeProcessBackend({ killGraceMs: 500, containment: 'process_group' }));
