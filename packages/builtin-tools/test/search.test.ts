@@ -67,6 +67,127 @@ describe.each([
     });
   });
 
+  describe('ignore rules match letter case as the repository says (issue 20)', () => {
+    const names = ['foo.html', 'foo.HTML', 'foo.htm', 'foo.HTM', 'readme', 'README'];
+    beforeEach(async () => {
+      await world.file('.gitignore', '*.html\nreadme\n');
+      for (const name of names) await world.file(`site/${name}`, 'needle\n');
+    });
+
+    it('case-sensitive where core.ignorecase is not set: *.html keeps foo.HTML, readme keeps README (ripgrep cs1–cs4)', async () => {
+      const session = await world.session();
+      expect(files(await callTool(session, 'grep', { pattern: 'needle' }))).toEqual(['site/README', 'site/foo.HTM', 'site/foo.HTML', 'site/foo.htm']);
+      expect(((await callTool(session, 'glob', { pattern: 'site/*' })).data as GlobData).paths).toEqual(['site/README', 'site/foo.HTM', 'site/foo.HTML', 'site/foo.htm']);
+      await world.file('.git/config', '[core]\n\tignorecase = false\n');
+      expect(files(await callTool(session, 'grep', { pattern: 'needle', path: 'site' }))).toEqual(['site/README', 'site/foo.HTM', 'site/foo.HTML', 'site/foo.htm']);
+    });
+
+    it('case-insensitive where the repository sets core.ignorecase, also for a subdirectory searched', async () => {
+      await world.file('.git/config', '[Core]\n\trepositoryformatversion = 0\n\tIgnoreCase = true\n');
+      const session = await world.session();
+      expect(files(await callTool(session, 'grep', { pattern: 'needle' }))).toEqual(['site/foo.HTM', 'site/foo.htm']);
+      expect(files(await callTool(session, 'grep', { pattern: 'needle', path: 'site' }))).toEqual(['site/foo.HTM', 'site/foo.htm']);
+      expect(((await callTool(session, 'glob', { pattern: '*', path: 'site' })).data as GlobData).paths).toEqual(['site/foo.HTM', 'site/foo.htm']);
+    });
+
+    it("a worktree's .git file leads to the common directory's config", async () => {
+      await world.file('.git', 'gitdir: main.git/worktrees/w\n');
+      await world.file('main.git/worktrees/w/commondir', '../..\n');
+      await world.file('main.git/config', '[core]\n\tignorecase = true\n');
+      const session = await world.session();
+      expect(files(await callTool(session, 'grep', { pattern: 'needle', path: 'site' }))).toEqual(['site/foo.HTM', 'site/foo.htm']);
+    });
+  });
+
+  describe("grep's glob is ripgrep's -g (issue 20)", () => {
+    it('r405: !/foo/** leaves out foo/ at the searched path and nothing deeper', async () => {
+      await world.file('foo/bar/file1.txt', 'test\n');
+      await world.file('bar/foo/file2.txt', 'test\n');
+      const session = await world.session();
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: '!/foo/**' }))).toEqual(['bar/foo/file2.txt']);
+      // Anchored at the searched path: below `bar`, `foo/` is at the top.
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: '!/foo/**', path: 'bar' }))).toEqual([]);
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: '!foo/**' }))).toEqual(['bar/foo/file2.txt']);
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: '!**/foo/**' }))).toEqual([]);
+    });
+
+    it('r2990: !asdf/ leaves out the folder asdf and not asdf. (and the other way round)', async () => {
+      await world.file('asdf/foo', 'test\n');
+      await world.file('asdf./foo', 'test\n');
+      await world.file('x/asdf', 'test\n');
+      const session = await world.session();
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: '!asdf/' }))).toEqual(['asdf./foo', 'x/asdf']);
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: '!asdf./' }))).toEqual(['asdf/foo', 'x/asdf']);
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: '!asdf' }))).toEqual(['asdf./foo']);
+    });
+
+    it('keeps only what a glob without ! matches, itself, never through a parent; alternatives; an unclosed class is invalid_input', async () => {
+      for (const name of ['a.js', 'b.jsx', 'c.ts', 'tests/d.ts', 'tests/e.js', 'src/tests.js']) await world.file(name, 'test\n');
+      const session = await world.session();
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: '*.{js,jsx}' }))).toEqual(['a.js', 'b.jsx', 'src/tests.js', 'tests/e.js']);
+      // `tests*` matches the directory `tests`, not the files in it (ripgrep matches each path on its own).
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: 'tests*' }))).toEqual(['src/tests.js']);
+      expect(files(await callTool(session, 'grep', { pattern: 'test', glob: 'tests/**' }))).toEqual(['tests/d.ts', 'tests/e.js']);
+      const unclosed = errorOf(await callTool(session, 'grep', { pattern: 'test', glob: '[abc' }));
+      expect(unclosed?.kind).toBe('invalid_input');
+      expect(unclosed?.message).toMatch(/without its closing \]/);
+    });
+  });
+
+  it('glob: folders named (group) and [id] by a literal path and by patterns around them; extglob characters are literal (issue 20)', async () => {
+    for (const folder of ['(dashboard)', '[id]', 'i', 'x']) await world.file(`src/app/${folder}/page.tsx`, 'test\n');
+    const session = await world.session();
+    const paths = async (pattern: string) => ((await callTool(session, 'glob', { pattern })).data as GlobData).paths;
+    expect(await paths('src/app/(dashboard)/page.tsx')).toEqual(['src/app/(dashboard)/page.tsx']);
+    expect(await paths('src/app/*/(dashboard)/page.tsx')).toEqual([]);
+    expect(await paths('src/*/(dashboard)/page.tsx')).toEqual(['src/app/(dashboard)/page.tsx']);
+    expect(await paths('**/*(dash*)*/*.tsx')).toEqual(['src/app/(dashboard)/page.tsx']);
+    // As a glob, [id] is a class (the folder i); as the path it names, the folder [id].
+    expect(await paths('src/app/[id]/page.tsx')).toEqual(['src/app/[id]/page.tsx', 'src/app/i/page.tsx']);
+    expect(await paths('src/app/\\[id\\]/page.tsx')).toEqual(['src/app/[id]/page.tsx']);
+    expect(await paths('src/app/*id*/*')).toEqual(['src/app/[id]/page.tsx']);
+    expect(await paths('src/app/*/page.tsx')).toEqual(['src/app/(dashboard)/page.tsx', 'src/app/[id]/page.tsx', 'src/app/i/page.tsx', 'src/app/x/page.tsx']);
+    for (const extglob of ['src/app/@(x)/page.tsx', 'src/app/+(x)/page.tsx', 'src/app/!(x)/page.tsx', '!src/app/x/page.tsx']) expect(await paths(extglob)).toEqual([]);
+    expect(files(await callTool(session, 'grep', { pattern: 'test', glob: 'src/app/(dashboard)/*.tsx' }))).toEqual(['src/app/(dashboard)/page.tsx']);
+    expect(errorOf(await callTool(session, 'glob', { pattern: 'src/{a,b' }))?.kind).toBe('invalid_input');
+  });
+
+  it('a name with a newline is one entry in the text of list, glob and grep; the data keeps the real name (issue 19)', async () => {
+    await world.file('plain.txt', 'needle\n');
+    await world.file('two\nlines.txt', 'needle\n');
+    await world.file('esc\u001b[2J.txt', 'needle\n');
+    const session = await world.session();
+    const listed = await callTool(session, 'list', {});
+    expect(listed.output.split('\n')).toEqual(['"esc\\u001b[2J.txt"\t7', 'plain.txt\t7', '"two\\nlines.txt"\t7']);
+    expect((listed.data as { entries: { name: string }[] }).entries.map((entry) => entry.name)).toEqual(['esc\u001b[2J.txt', 'plain.txt', 'two\nlines.txt']);
+    const globbed = await callTool(session, 'glob', { pattern: '*.txt' });
+    expect(globbed.output.split('\n')).toEqual(['"esc\\u001b[2J.txt"', 'plain.txt', '"two\\nlines.txt"']);
+    expect((globbed.data as GlobData).paths).toEqual(['esc\u001b[2J.txt', 'plain.txt', 'two\nlines.txt']);
+    expect((await callTool(session, 'grep', { pattern: 'needle' })).output.split('\n')).toEqual(['"esc\\u001b[2J.txt"', 'plain.txt', '"two\\nlines.txt"']);
+    expect((await callTool(session, 'grep', { pattern: 'needle', mode: 'content', path: 'two\nlines.txt' })).output).toBe('"two\\nlines.txt":1:needle');
+    expect((await callTool(session, 'grep', { pattern: 'needle', mode: 'count', glob: 'two*' })).output).toBe('"two\\nlines.txt":1');
+    // The quoted form is the JSON the model puts in its next call.
+    const shown = globbed.output.split('\n')[2] ?? '';
+    expect((await callTool(session, 'read', { path: JSON.parse(shown) as string })).status).toBe('ok');
+  });
+
+  it('numbers out of range are invalid_input before anything runs (issue 19)', async () => {
+    await world.file('a.txt', 'x\n');
+    const session = await world.session();
+    const cases: [string, Record<string, unknown>][] = [
+      ['grep', { pattern: 'x', maxResults: 1e300 }],
+      ['grep', { pattern: 'x', maxResults: 2 ** 53 }],
+      ['grep', { pattern: 'x', context: 1e300 }],
+      ['glob', { pattern: '*', maxResults: 1e300 }],
+      ['list', { offset: 1e300 }],
+      ['list', { limit: 1e300 }],
+      ['read', { path: 'a.txt', offset: 1e300 }],
+      ['read', { path: 'a.txt', limit: 1e300 }],
+    ];
+    for (const [tool, input] of cases) expect(errorOf(await callTool(session, tool, input)), `${tool} ${JSON.stringify(input)}`).toMatchObject({ kind: 'invalid_input' });
+    expect(files(await callTool(session, 'grep', { pattern: 'x', maxResults: Number.MAX_SAFE_INTEGER }))).toEqual(['a.txt']);
+  });
+
   it('skips a binary file and a too-large file and counts them in skipped', async () => {
     await world.file('text.txt', 'needle\n');
     await world.file('image.bin', Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1, 2]), Buffer.from('needle')]));
@@ -74,7 +195,7 @@ describe.each([
     const session = await world.session({ limits: { maxSearchFileBytes: 1024 } });
     const result = await callTool(session, 'grep', { pattern: 'needle' });
     expect(result.data).toEqual({ files: ['text.txt'], truncated: false, skipped: { binary: 1, tooLarge: 1, unreadable: 0 } });
-    expect(result.output).toContain('1 binary, 1 larger than 1.0 KiB');
+    expect(result.output).toContain('1 binary, 1 larger than 1 KiB');
   });
 
   it('counts a file it cannot read as unreadable and goes on', async () => {

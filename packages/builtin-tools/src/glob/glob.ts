@@ -5,11 +5,15 @@ import type { BuiltinSession } from '../session.ts';
 import { BoundedSortedList } from '../search/bounded-sorted.ts';
 import { globFilter } from '../search/path-filter.ts';
 import { walk } from '../search/walk.ts';
+import { escapeName } from '../shared/escape-name.ts';
 import { compareBytes } from '../shared/text.ts';
 import { GlobOutput } from '../shared/output-schemas.ts';
 
 export const GlobInput = Type.Object({
-  pattern: Type.String({ minLength: 1, description: 'Glob matched against file paths relative to `path`, e.g. `**/*.ts` or `src/*.json`.' }),
+  pattern: Type.String({
+    minLength: 1,
+    description: 'Glob matched against file paths relative to `path`, e.g. `**/*.ts` or `src/*.json`: `*` `**` `?` `[abc]` `{a,b}`, a backslash escapes, everything else literal.',
+  }),
   path: Type.Optional(Type.String({ description: 'Directory to search from; default: the working directory.' })),
   maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: 'Most paths returned, 1–2000; default 200.' })),
   includeIgnored: Type.Optional(Type.Boolean({ description: 'Also list files that .gitignore / .ignore exclude; .git/ is never entered. Default false.' })),
@@ -32,7 +36,7 @@ export const globTool = defineTool({
     const maxResults = input.maxResults ?? 200;
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
     if (root.kind !== 'directory') {
-      throw new ToolError('not_a_directory', `${root.displayPath} is not a directory; give glob a directory as path`);
+      throw new ToolError('not_a_directory', `${escapeName(root.displayPath)} is not a directory; give glob a directory as path`);
     }
     const filter = globFilter(input.pattern);
     // One more than asked, so `truncated` means "at least one more path matches".
@@ -58,8 +62,8 @@ export const globTool = defineTool({
     });
     const paths = kept.items.slice(0, maxResults);
     const truncated = kept.items.length > maxResults;
-    const lines = [...paths];
-    if (paths.length === 0) lines.push(`[no files match ${JSON.stringify(input.pattern)} under ${root.displayPath}]`);
+    const lines = paths.map(escapeName);
+    if (paths.length === 0) lines.push(`[no files match ${JSON.stringify(input.pattern)} under ${escapeName(root.displayPath)}]`);
     if (truncated) {
       lines.push(`[showing the first ${paths.length} paths in path order; more match. Narrow the search: a deeper path or a more specific pattern; or raise maxResults (at most 2000)]`);
     }

@@ -1,5 +1,6 @@
 import type { ToolOutcome } from '@openwork/tool-contract';
 import type { ToolLimits } from '../session.ts';
+import { escapeName } from '../shared/escape-name.ts';
 import { formatBytes, utf8Length } from '../shared/text.ts';
 import type { GrepData, GrepLine, GrepMatch, GrepMode, GrepSkipped } from './grep.ts';
 import { fullLength } from './line-text.ts';
@@ -57,9 +58,10 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
     let lastLine = 0;
     for (const match of findings.matches) {
       const block: string[] = [];
+      const shownPath = escapeName(match.path);
       const shown = (entry: GrepLine, separator: string) => {
         const { text, note } = cut(entry);
-        return { entry: { line: entry.line, text }, line: `${match.path}${separator}${entry.line}${separator}${text}${note}` };
+        return { entry: { line: entry.line, text }, line: `${shownPath}${separator}${entry.line}${separator}${text}${note}` };
       };
       const before = (match.before ?? []).map((entry) => shown(entry, '-'));
       const self = shown(match, ':');
@@ -87,14 +89,14 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
   } else if (mode === 'files_with_matches') {
     const files: string[] = [];
     for (const path of findings.files) {
-      if (!emit([path])) break;
+      if (!emit([escapeName(path)])) break;
       files.push(path);
     }
     data = { files, truncated: findings.truncated || capped, skipped };
   } else {
     const counts: { path: string; count: number }[] = [];
     for (const entry of findings.counts) {
-      if (!emit([`${entry.path}:${entry.count}`])) break;
+      if (!emit([`${escapeName(entry.path)}:${entry.count}`])) break;
       counts.push(entry);
     }
     data = { counts, truncated: findings.truncated || capped, skipped };
@@ -102,7 +104,7 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
 
   const shownCount = 'matches' in data ? data.matches.length : 'files' in data ? data.files.length : data.counts.length;
   const notes: string[] = [];
-  if (shownCount === 0) notes.push(`[no matches for ${JSON.stringify(findings.pattern)} in ${findings.root}]`);
+  if (shownCount === 0) notes.push(`[no matches for ${JSON.stringify(findings.pattern)} in ${escapeName(findings.root)}]`);
   if (cutLines > 0) notes.push(`[${cutLines} line(s) longer than ${maxLineChars} characters were cut]`);
   if (data.truncated) {
     const why = capped ? `the ${formatBytes(maxContentBytes)} output cap was reached` : 'more exist';

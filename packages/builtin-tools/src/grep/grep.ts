@@ -17,7 +17,11 @@ export const GrepInput = Type.Object({
   pattern: Type.String({ minLength: 1, description: 'Regular expression (RE2 syntax) searched for in each line.' }),
   path: Type.Optional(Type.String({ description: 'File or directory to search; default: the working directory.' })),
   glob: Type.Optional(
-    Type.String({ minLength: 1, description: 'Only files matching this glob: without a `/` it matches the file name at any depth (`*.ts`), with one the path relative to `path` (`src/**/*.ts`).' }),
+    Type.String({
+      minLength: 1,
+      description:
+        "Only files matching this glob, as ripgrep's -g: without a `/` it matches a name at any depth (`*.ts`), with one the path relative to `path` (`src/**/*.ts`); a leading `!` leaves out what matches (`!dist/`).",
+    }),
   ),
   mode: Type.Optional(
     Type.Union([Type.Literal('content'), Type.Literal('files_with_matches'), Type.Literal('count')], {
@@ -26,7 +30,9 @@ export const GrepInput = Type.Object({
   ),
   caseInsensitive: Type.Optional(Type.Boolean({ description: 'Match regardless of case; default false.' })),
   context: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: 'content mode: lines shown before and after each match, 0–20; default 0.' })),
-  maxResults: Type.Optional(Type.Integer({ minimum: 1, description: 'Most results (lines in content mode, files otherwise); default 100.' })),
+  maxResults: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Most results (lines in content mode, files otherwise); default 100.' }),
+  ),
   includeIgnored: Type.Optional(Type.Boolean({ description: 'Also search files that .gitignore / .ignore exclude; .git/ is never searched. Default false.' })),
 });
 
@@ -92,7 +98,8 @@ export const grepTool = defineTool({
   effect: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
   execute: async (session: BuiltinSession, call, input) => {
     const mode: GrepMode = input.mode ?? 'files_with_matches';
-    const maxResults = input.maxResults ?? 100;
+    // Every result takes at least a byte and a newline of output, so more than maxContentBytes never fit: a larger bound changes nothing.
+    const maxResults = Math.min(input.maxResults ?? 100, session.limits.maxContentBytes);
     const context = mode === 'content' ? (input.context ?? 0) : 0;
     const pattern = compileSearchPattern(input.pattern, { caseInsensitive: input.caseInsensitive ?? false });
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });

@@ -3,12 +3,13 @@ import type { DirectoryEntry } from '@openwork/fs-backend';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
+import { escapeName } from '../shared/escape-name.ts';
 import { compareBytes } from '../shared/text.ts';
 import { ListOutput } from '../shared/output-schemas.ts';
 
 export const ListInput = Type.Object({
   path: Type.Optional(Type.String({ description: 'Directory to list; default: the working directory.' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Zero-based entry to start from; default 0.' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Zero-based entry to start from; default 0.' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: 'Entries per page, 1–2000; default 200.' })),
 });
 
@@ -35,7 +36,7 @@ export const listTool = defineTool({
     const limit = input.limit ?? 200;
     const path = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
     if (path.kind !== 'directory') {
-      throw new ToolError('not_a_directory', `${path.displayPath} is not a directory; use read for a file`);
+      throw new ToolError('not_a_directory', `${escapeName(path.displayPath)} is not a directory; use read for a file`);
     }
     const all = await session.filesystem.readDirectory(path, { signal: call.signal });
     // seed §9 list: paging runs on a stable sorted order.
@@ -49,9 +50,11 @@ export const listTool = defineTool({
       offset,
       ...(next < sorted.length ? { nextOffset: next } : {}),
     };
-    const lines = page.map((entry) => `${entry.name}${SUFFIX[entry.kind]}${entry.size === undefined ? '' : `\t${entry.size}`}`);
-    if (sorted.length === 0) lines.push(`[${path.displayPath} is empty]`);
-    else if (offset >= sorted.length) lines.push(`[offset ${offset} is past the last entry; ${path.displayPath} has ${sorted.length}]`);
+    // A name with a newline in it must not read as two entries: escapeName quotes it; the data keeps it as it is.
+    const lines = page.map((entry) => `${escapeName(entry.name)}${SUFFIX[entry.kind]}${entry.size === undefined ? '' : `\t${entry.size}`}`);
+    const shownPath = escapeName(path.displayPath);
+    if (sorted.length === 0) lines.push(`[${shownPath} is empty]`);
+    else if (offset >= sorted.length) lines.push(`[offset ${offset} is past the last entry; ${shownPath} has ${sorted.length}]`);
     else if (next < sorted.length) lines.push(`[entries ${offset + 1}-${next} of ${sorted.length}; continue with offset ${next}]`);
     return { data, output: lines.join('\n') };
   },

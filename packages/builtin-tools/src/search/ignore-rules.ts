@@ -14,9 +14,14 @@ export interface IgnoreLevel {
   readonly prefix: string;
 }
 
-export function parseIgnoreFile(text: string, location: { base: string; prefix: string }): IgnoreLevel | undefined {
+/**
+ * `ignoreCase`: the repository's `core.ignorecase` where it is set, else
+ * false, as git on Linux and ripgrep read them (`*.html` keeps `foo.HTML`);
+ * the `ignore` package's own default is case-insensitive.
+ */
+export function parseIgnoreFile(text: string, location: { base: string; prefix: string; ignoreCase: boolean }): IgnoreLevel | undefined {
   if (text.trim() === '') return undefined;
-  return { rules: ignore({ allowRelativePaths: true }).add(text), base: location.base, prefix: location.prefix };
+  return { rules: ignore({ allowRelativePaths: true, ignoreCase: location.ignoreCase }).add(text), base: location.base, prefix: location.prefix };
 }
 
 export interface IgnoreVerdict {

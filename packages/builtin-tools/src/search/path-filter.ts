@@ -1,39 +1,73 @@
-import picomatch from 'picomatch';
+import { ToolError } from '@openwork/tool-contract';
+import { compileGlob, withinBases } from './glob-pattern.ts';
 
-/** A picomatch test of walk-relative paths, and which directories can hold a match. */
+/** A test of walk-relative paths, and which directories can hold a match. */
 export interface PathFilter {
   readonly includeFile: (relativePath: string) => boolean;
   readonly enterDirectory: (relativePath: string) => boolean;
 }
 
 /**
- * `dot: true`: a dotfile is a file like any other here (only `.git/` is
- * special, and the walk never enters it).
+ * glob: the pattern against the whole path relative to the tool's `path`.
+ * A pattern that is itself the path of a file also finds it, so that a name
+ * with glob characters in it (Next.js's `[id]`) can be given as it is.
  */
-function compile(pattern: string, options: { basename: boolean }): PathFilter {
-  const isMatch = picomatch(pattern, { dot: true, basename: options.basename });
-  const scanned = picomatch.scan(pattern);
-  // The pattern's literal leading directories: nothing outside them can match.
-  const base = scanned.negated || scanned.base === '.' ? '' : scanned.base.replace(/^\.\//, '');
-  const enterDirectory =
-    base === ''
-      ? () => true
-      : (relativePath: string) => relativePath === base || base.startsWith(`${relativePath}/`) || relativePath.startsWith(`${base}/`);
-  return { includeFile: (relativePath) => isMatch(relativePath), enterDirectory };
-}
-
-/** glob: the pattern against the path relative to the tool's `path`. */
 export function globFilter(pattern: string): PathFilter {
-  return compile(pattern, { basename: false });
+  const glob = compileGlob(pattern);
+  const literalPath = pattern.replace(/^(?:\.\/)+/, '');
+  const literalDirectory = literalPath.includes('/') ? literalPath.slice(0, literalPath.lastIndexOf('/')) : '';
+  const bases = [...glob.bases, { base: literalDirectory, deeper: false }];
+  return {
+    includeFile: (relativePath) => relativePath === literalPath || glob.test(relativePath),
+    enterDirectory: (relativePath) => withinBases(bases, relativePath),
+  };
 }
 
 /**
- * grep's `glob`, as ripgrep's `-g` (CONTRACT.md §2): without a `/` it
- * matches the file name at any depth, with one the path relative to the
- * searched `path`.
+ * grep's `glob`, as ripgrep's `-g` (CONTRACT.md §2): one line of gitignore
+ * syntax with the match inverted. A glob without `!` keeps only the files it
+ * matches; `!glob` leaves out the files and directories it matches. Without
+ * a `/` (other than a trailing one) it matches a name at any depth; with
+ * one, or with a leading `/`, the path relative to the searched `path`. A
+ * trailing `/` matches directories only, and `dir/**` what is inside `dir`.
+ * Only the path itself is matched, never its parents (ripgrep's override
+ * matcher): `!/foo/**` leaves out `foo/` at the searched path alone, `!asdf/`
+ * the directory `asdf` and not `asdf.` (ripgrep's r405, r2990).
+ * It narrows the search and nothing more: `.gitignore` and `.ignore` still
+ * apply unless `includeIgnored` is true (CONTRACT.md §2).
  */
-export function grepGlobFilter(pattern: string): PathFilter {
-  const withSlash = pattern.includes('/');
-  const filter = compile(pattern, { basename: !withSlash });
-  return withSlash ? filter : { includeFile: filter.includeFile, enterDirectory: () => true };
+export function grepGlobFilter(source: string): PathFilter {
+  let line = source.endsWith('\\ ') ? source : source.trimEnd();
+  let exclude = false;
+  let anchored = false;
+  if (line.startsWith('\\!') || line.startsWith('\\#')) {
+    line = line.slice(1);
+  } else {
+    if (line.startsWith('!')) {
+      exclude = true;
+      line = line.slice(1);
+    }
+    if (line.startsWith('/')) {
+      anchored = true;
+      line = line.slice(1);
+    }
+  }
+  let directoryOnly = false;
+  if (line.endsWith('/')) {
+    directoryOnly = true;
+    line = line.slice(0, -1);
+    if (line.endsWith('\\')) line = line.slice(0, -1);
+  }
+  if (line === '') {
+    throw new ToolError('invalid_input', `glob ${JSON.stringify(source)} names nothing; give a pattern such as "*.ts", "src/**" or "!dist/"`);
+  }
+  if (!anchored && !line.includes('/') && !line.startsWith('**/') && line !== '**') line = `**/${line}`;
+  // ripgrep's reading of `dir/**`: what is inside the directory, not the directory itself.
+  if (line.endsWith('/**')) line = `${line}/*`;
+  const glob = compileGlob(line);
+  const matches = (relativePath: string, isDirectory: boolean) => (isDirectory || !directoryOnly) && glob.test(relativePath);
+  if (exclude) {
+    return { includeFile: (relativePath) => !matches(relativePath, false), enterDirectory: (relativePath) => !matches(relativePath, true) };
+  }
+  return { includeFile: (relativePath) => matches(relativePath, false), enterDirectory: (relativePath) => withinBases(glob.bases, relativePath) };
 }

@@ -4,6 +4,7 @@ import type { CheckedPath, PathGuard } from '@openwork/path-guard';
 import { abortKind, isToolError, ToolError, type ToolProgress } from '@openwork/tool-contract';
 import { checkIgnored, IGNORE_FILES, parseIgnoreFile, type IgnoreLevel } from './ignore-rules.ts';
 import { BatchLister } from './batch-reader.ts';
+import { repositoryIgnoreCase } from './repository-config.ts';
 import { KeyedMinHeap } from './task-queue.ts';
 
 /** A file the walk reached: a regular file, or a symlink that resolved to one inside the roots. */
@@ -71,6 +72,11 @@ interface FileTask {
 
 type Task = DirectoryTask | FileTask;
 
+/** What the walk learns once, before the first directory: how its ignore files match letter case. */
+interface WalkState extends WalkOptions {
+  readonly ignoreCase: boolean;
+}
+
 /** Ignore files are small; one larger than this is not read as rules. */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 const decoder = new TextDecoder('utf-8');
@@ -102,7 +108,11 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
     await options.visitFile({ path: root, displayPath: root.displayPath, relativePath: '' });
     return { unreadableDirectories: 0 };
   }
-  const levels = options.includeIgnored ? [] : await ancestorLevels(options);
+  const state: WalkState = {
+    ...options,
+    ignoreCase: options.includeIgnored ? false : await repositoryIgnoreCase({ paths: options.paths, filesystem: options.filesystem, signal }, root.displayPath),
+  };
+  const levels = options.includeIgnored ? [] : await ancestorLevels(state);
   const queue = new KeyedMinHeap<Task>();
   const lister = new BatchLister(options.filesystem, signal, Math.max(1, Math.floor(options.concurrency / 4)));
   queue.push({ kind: 'directory', key: Buffer.from(`${root.displayPath}/`), path: root, displayPath: root.displayPath, relativePath: '', levels });
@@ -111,7 +121,7 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
   let directories = 0;
   const runTask = async (task: Task): Promise<void> => {
     if (task.kind === 'directory') {
-      const listed = await listDirectory(options, lister, task);
+      const listed = await listDirectory(state, lister, task);
       directories += 1;
       if (listed === undefined) unreadableDirectories += 1;
       else for (const child of listed) queue.push(child);
@@ -198,7 +208,7 @@ function runPool(pool: {
 }
 
 /** The children worth visiting, or undefined when the directory cannot be listed. */
-async function listDirectory(options: WalkOptions, lister: BatchLister, task: DirectoryTask): Promise<Task[] | undefined> {
+async function listDirectory(options: WalkState, lister: BatchLister, task: DirectoryTask): Promise<Task[] | undefined> {
   const isRoot = task.relativePath === '';
   const { paths, signal } = options;
   let entries;
@@ -216,7 +226,7 @@ async function listDirectory(options: WalkOptions, lister: BatchLister, task: Di
     for (const name of IGNORE_FILES) {
       if (!entries.some((entry) => entry.name === name && entry.kind === 'file')) continue;
       const text = await readSmallText(options, paths.child(task.path, name, 'file'));
-      const level = text === undefined ? undefined : parseIgnoreFile(text, { base, prefix: '' });
+      const level = text === undefined ? undefined : parseIgnoreFile(text, { base, prefix: '', ignoreCase: options.ignoreCase });
       if (level) found.push(level);
     }
     if (found.length > 0) levels = [...levels, ...found];
@@ -278,7 +288,7 @@ async function readSmallText(options: WalkOptions, path: CheckedPath): Promise<s
  * (ripgrep reads the parents' rules too). A level that ignores the root
  * itself is left out: a root named explicitly is searched.
  */
-async function ancestorLevels(options: WalkOptions): Promise<IgnoreLevel[]> {
+async function ancestorLevels(options: WalkState): Promise<IgnoreLevel[]> {
   const display = options.root.displayPath;
   if (display === '.' || posix.isAbsolute(display) || display.startsWith('..')) return [];
   const parts = display.split('/');
@@ -306,7 +316,7 @@ async function ancestorLevels(options: WalkOptions): Promise<IgnoreLevel[]> {
     for (const name of IGNORE_FILES) {
       if (!entries.some((entry) => entry.name === name && entry.kind === 'file')) continue;
       const text = await readSmallText(options, options.paths.child(directory, name, 'file'));
-      const level = text === undefined ? undefined : parseIgnoreFile(text, { base: '', prefix });
+      const level = text === undefined ? undefined : parseIgnoreFile(text, { base: '', prefix, ignoreCase: options.ignoreCase });
       if (level && !level.rules.test(prefix).ignored) levels.push(level);
     }
   }

@@ -46,8 +46,18 @@ export function compareBytes(left: string, right: string): number {
   return Buffer.compare(Buffer.from(left, 'utf8'), Buffer.from(right, 'utf8'));
 }
 
+const UNITS = [
+  [1024 * 1024 * 1024, 'GiB'],
+  [1024 * 1024, 'MiB'],
+  [1024, 'KiB'],
+] as const;
+
+/**
+ * A size for a message, always exact: a whole number of GiB, MiB or KiB when
+ * it is one (limits usually are), else the byte count. A rounded figure
+ * would let 1 MiB + 2 bytes read as "1.0 MiB, above the 1.0 MiB limit".
+ */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  for (const [size, unit] of UNITS) if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  return bytes === 1 ? '1 byte' : `${bytes} bytes`;
 }
