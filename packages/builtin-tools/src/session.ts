@@ -20,6 +20,14 @@ export interface ToolLimits {
    * read holds at most maxSearchFileBytes.
    */
   readonly searchConcurrency: number;
+  /**
+   * bash: processes (and threads) one command may have at once; a fork past
+   * it fails. Enforced where the process backend runs commands in a cgroup
+   * with the pids controller (the result's `containment` says); default 512.
+   */
+  readonly maxProcesses?: number;
+  /** bash: bytes of memory one command may use before the kernel ends a process of it; default none. Under a cgroup with the memory controller. */
+  readonly maxMemoryBytes?: number;
 }
 
 export const DEFAULT_LIMITS: ToolLimits = Object.freeze({
@@ -28,6 +36,7 @@ export const DEFAULT_LIMITS: ToolLimits = Object.freeze({
   maxLineChars: 2000,
   maxSearchFileBytes: 4 * 1024 * 1024,
   searchConcurrency: 256,
+  maxProcesses: 512,
 });
 
 /**

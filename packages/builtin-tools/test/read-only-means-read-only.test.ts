@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { PathGuard } from '@openwork/path-guard';
 import { TurnScope } from '@openwork/tool-contract';
 import type { PermissionDecision } from '@openwork/tool-contract';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -69,7 +70,7 @@ const marker = (name: string) => join(h.root, `PWNED-${name}`);
 
 describe('git on the read-only list runs with the repository unable to run code', () => {
   it.each([
-    ['core.fsmonitor', 'git status', async (m: string) => git('config', 'core.fsmonitor', `touch ${m}; false #`)],
+    ['core.fsmonitor', 'git status', (m: string) => git('config', 'core.fsmonitor', `touch ${m}; false #`)],
     ['core.hooksPath', 'git status --short', async (m: string) => {
       await mkdir(join(h.ws, 'hooks'));
       await writeFile(join(h.ws, 'hooks', 'post-index-change'), `#!/bin/sh\ntouch ${m}\n`);
@@ -84,7 +85,7 @@ describe('git on the read-only list runs with the repository unable to run code'
       await writeFile(join(h.ws, 'included.cfg'), `[core]\n\tfsmonitor = "touch ${m}; false #"\n`);
       git('config', 'include.path', join(h.ws, 'included.cfg'));
     }],
-    ['an alias with ! named like a builtin', 'git status', async (m: string) => git('config', 'alias.status', `!touch ${m}`)],
+    ['an alias with ! named like a builtin', 'git status', (m: string) => git('config', 'alias.status', `!touch ${m}`)],
   ])('%s: %s runs on its own and runs nothing of the repository', async (name, command, plant) => {
     await repository();
     await plant(marker(name));
@@ -119,7 +120,7 @@ describe('git on the read-only list runs with the repository unable to run code'
   });
 
   it.each([
-    ['diff.external', ['git diff', 'git show', 'git log -p'], async (m: string) => git('config', 'diff.external', `sh -c 'touch ${m}' --`)],
+    ['diff.external', ['git diff', 'git show', 'git log -p'], (m: string) => git('config', 'diff.external', `sh -c 'touch ${m}' --`)],
     ['a textconv driver selected by .gitattributes', ['git diff', 'git show', 'git log -p'], async (m: string) => {
       await writeFile(join(h.ws, '.gitattributes'), '*.txt diff=evil\n');
       git('config', 'diff.evil.textconv', `sh -c 'touch ${m}; cat "$1"' --`);
@@ -128,12 +129,12 @@ describe('git on the read-only list runs with the repository unable to run code'
       await writeFile(join(h.ws, '.gitattributes'), '*.txt filter=evil\n');
       git('config', 'filter.evil.clean', `sh -c 'touch ${m}; cat'`);
     }],
-    ['gpg.program', ['git log --show-signature', 'git show'], async (m: string) => git('config', 'gpg.program', `sh -c 'touch ${m}'`)],
+    ['gpg.program', ['git log --show-signature', 'git show'], (m: string) => git('config', 'gpg.program', `sh -c 'touch ${m}'`)],
     ['an include.path holding diff.external', ['git diff'], async (m: string) => {
       await writeFile(join(h.ws, 'included.cfg'), `[diff]\n\texternal = sh -c 'touch ${m}' --\n`);
       git('config', 'include.path', join(h.ws, 'included.cfg'));
     }],
-    ['core.worktree', ['git status'], async () => git('config', 'core.worktree', '/')],
+    ['core.worktree', ['git status'], () => git('config', 'core.worktree', '/')],
   ])('%s: a command that would run it asks, naming the key', async (name, commands, plant) => {
     await repository();
     await plant(marker(name));
@@ -274,7 +275,6 @@ describe('the acceptEdits gate checks what each operand reaches', () => {
   it('moving a read-only root, or a directory that holds one, asks', async () => {
     const ro = join(h.ws, 'parent', 'ro');
     await mkdir(ro, { recursive: true });
-    const { PathGuard } = await import('@openwork/path-guard');
     const paths = await PathGuard.create({ workingDirectory: h.ws, readOnlyRoots: [ro], probe: h.session.filesystem });
     const move = (command: string) => decideBashCommand(classifier, paths, { kind: 'execute', command, cwd: h.ws }, 'acceptEdits');
     expect((await move('mv parent/ro moved-ro')).reason).toContain('(protected)');

@@ -29,6 +29,21 @@ async function startDirectory(session: BuiltinSession, workdir: string, signal: 
 export type BashData = Omit<ProcessExit, 'status'> & { readonly status: ProcessExit['status'] };
 
 const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_PROCESSES = 512;
+
+/** What the model should know beyond the exit: a limit the command ran into, and what it left running. */
+function notes(exit: ProcessExit, limits: { maxProcesses: number; maxMemoryBytes?: number }): string[] {
+  const lines: string[] = [];
+  if (exit.limitHit === 'processes') lines.push(`The command reached its limit of ${limits.maxProcesses} processes; forks past it failed.`);
+  if (exit.limitHit === 'memory') {
+    lines.push(`A process of the command was ended for going past its memory limit${limits.maxMemoryBytes === undefined ? '' : ` of ${limits.maxMemoryBytes} bytes`}.`);
+  }
+  if (exit.status === 'exited' && exit.processesEndedAfterExit > 0) {
+    const count = exit.processesEndedAfterExit;
+    lines.push(`${count} process${count === 1 ? '' : 'es'} it left running ${count === 1 ? 'was' : 'were'} ended when it exited; commands cannot leave anything running in the background.`);
+  }
+  return lines;
+}
 
 function stream(name: string, output: CapturedOutput): string[] {
   if (output.totalBytes === 0) return [];
@@ -36,13 +51,14 @@ function stream(name: string, output: CapturedOutput): string[] {
 }
 
 function headline(exit: ProcessExit, timeoutMs: number): string {
+  const stopped = exit.containment === 'cgroup' ? 'every process it started was stopped' : 'its process group was stopped';
   switch (exit.status) {
     case 'exited':
       return exit.exitCode === null ? `Ended by ${exit.signal ?? 'a signal'}` : `Exit code ${exit.exitCode}`;
     case 'timed_out':
-      return `Timed out after ${timeoutMs / 1000} s; the process group was stopped. Output so far:`;
+      return `Timed out after ${timeoutMs / 1000} s; ${stopped}. Output so far:`;
     case 'cancelled':
-      return 'Cancelled; the process group was stopped. Output so far:';
+      return `Cancelled; ${stopped}. Output so far:`;
     case 'outcome_unknown':
       return 'The command was stopped, but not every process of its group could be confirmed gone; its effects are unknown.';
   }
@@ -65,11 +81,16 @@ export const bashTool = defineTool({
     // seed §5: the tool's timeout and the call's cancel end in the same signal.
     const own = deriveSignal(call.signal, Date.now() + timeoutMs);
     const progress = safeProgress(call.progress);
+    const limits = {
+      maxProcesses: session.limits.maxProcesses ?? DEFAULT_MAX_PROCESSES,
+      ...(session.limits.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: session.limits.maxMemoryBytes }),
+    };
     const cwd = input.workdir === undefined ? session.workingDirectory : await startDirectory(session, input.workdir, call.signal);
     try {
       const exit = await session.processes.run({
         argv: ['bash', '--noprofile', '--norc', '-c', input.command],
         cwd,
+        limits,
         // A command the classifier let run on its own gets an environment in which nothing the repository configures runs;
         // one a person approved runs as written.
         env: authorization.decision?.verdict === 'allow' ? autoRunEnvironment(session.environment) : commandEnvironment(session.environment),
@@ -79,7 +100,7 @@ export const bashTool = defineTool({
           ? {}
           : { onStdout: (chunk: string) => progress({ kind: 'stdout', chunk }), onStderr: (chunk: string) => progress({ kind: 'stderr', chunk }) }),
       });
-      const lines = [headline(exit, timeoutMs), ...stream('stdout', exit.stdout), ...stream('stderr', exit.stderr)];
+      const lines = [headline(exit, timeoutMs), ...notes(exit, limits), ...stream('stdout', exit.stdout), ...stream('stderr', exit.stderr)];
       if (exit.stdout.totalBytes === 0 && exit.stderr.totalBytes === 0) lines.push('(no output)');
       return { data: { ...exit }, output: lines.join('\n') };
     } finally {

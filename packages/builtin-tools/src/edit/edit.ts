@@ -97,6 +97,15 @@ function plan(text: string, oldText: string, newText: string, replaceAll: boolea
   throw new ToolError('no_match', `oldText was not found in ${displayPath}; it must match exactly, including whitespace${hint}\nRead the file again and copy the text exactly.`);
 }
 
+/** Whether a file is at the path now, checked afresh through the guard. */
+async function existsNow(session: BuiltinSession, displayPath: string, signal: AbortSignal): Promise<boolean> {
+  try {
+    return (await session.paths.resolvePath(displayPath, 'read', 'must_exist', { signal })).exists;
+  } catch {
+    return false;
+  }
+}
+
 async function createFile(session: BuiltinSession, path: CheckedPath, newText: string, signal: AbortSignal) {
   const bytes = encodeUtf8(newText);
   if (bytes.length > session.limits.maxContentBytes) {
@@ -108,8 +117,9 @@ async function createFile(session: BuiltinSession, path: CheckedPath, newText: s
       const after = { text: newText, sha256: sha256(bytes) };
       const artifact = fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before: null, after });
       const commit = () =>
-        session.filesystem.writeFile(path, bytes, { signal, createParents: true, expectedSha256: null }).catch((error: unknown) => {
-          if (error instanceof ToolError && error.kind === 'stale') {
+        session.filesystem.writeFile(path, bytes, { signal, createParents: true, expectedSha256: null }).catch(async (error: unknown) => {
+          // `stale` is also a directory swapped or a root replaced: only a file that now exists was created by someone else.
+          if (error instanceof ToolError && error.kind === 'stale' && (await existsNow(session, path.displayPath, signal))) {
             throw new ToolError('already_exists', `${path.displayPath} was created by someone else just now; read it, then edit it with a non-empty oldText`);
           }
           throw error;

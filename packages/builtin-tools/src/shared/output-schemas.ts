@@ -68,4 +68,7 @@ export const BashOutput = Type.Object({
   stdout: Captured,
   stderr: Captured,
   durationMs: Type.Number({ minimum: 0 }),
+  containment: Type.Union([Type.Literal('cgroup'), Type.Literal('process_group')]),
+  limitHit: Type.Optional(Type.Union([Type.Literal('processes'), Type.Literal('memory')])),
+  processesEndedAfterExit: Type.Integer({ minimum: 0 }),
 });

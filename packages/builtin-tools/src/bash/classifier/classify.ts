@@ -65,7 +65,14 @@ function checkCommand(command: SimpleCommand, options: ClassifyOptions): Program
   return refuse(`${program} is not on the read-only list${options.mode === 'acceptEdits' ? ' or the filesystem gate' : ''}`);
 }
 
-const CONTROL = /[\u0001-\u0008\u000b-\u001f\u007f]/;
+/** The first control character other than tab and newline (CR, VT, FF…), which tree-sitter reads as a blank and bash does not. */
+function firstControl(command: string): string | undefined {
+  for (const char of command) {
+    const code = char.codePointAt(0) ?? 0;
+    if ((code < 0x20 && char !== '\t' && char !== '\n') || code === 0x7f) return char;
+  }
+  return undefined;
+}
 /** What may stand right before a `#` that starts a comment, unescaped, for bash to agree it is one. */
 const COMMENT_BEFORE = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')']);
 
@@ -111,9 +118,9 @@ function fromBase(base: string, path: string, what: string): { path: string } | 
 export function classifyTree(parser: Parser, command: string, options: ClassifyOptions): CommandClassification {
   if (command.length > MAX_COMMAND_CHARS) return ask(`the command is longer than ${MAX_COMMAND_CHARS} characters`);
   if (command.includes('\0')) return ask('the command contains a NUL character');
-  const control = CONTROL.exec(command);
-  if (control !== null) {
-    return ask(`the command contains the control character U+${(control[0].codePointAt(0) ?? 0).toString(16).padStart(4, '0').toUpperCase()}, which bash and the classifier may read differently`);
+  const control = firstControl(command);
+  if (control !== undefined) {
+    return ask(`the command contains the control character U+${(control.codePointAt(0) ?? 0).toString(16).padStart(4, '0').toUpperCase()}, which bash and the classifier may read differently`);
   }
   const tree = parser.parse(command);
   if (tree === null) return ask('the parser could not read the command');
