@@ -130,7 +130,7 @@ describe('undo (seed §10)', () => {
         const oldText = content.slice(from, from + 1 + (length % 10));
         if (oldText === replacement || content.includes('\r') || content.includes('\0')) return;
         await writeFile(file('p.txt'), content);
-        h.session.readLedger.forget('p.txt');
+        h.session.readLedger.forget(file('p.txt'));
         const result = await h.call('edit', { path: 'p.txt', oldText, newText: replacement, replaceAll: true });
         expect(result.status).toBe('ok');
         await undoChanges(h.session, artifactsOf(result), { signal: signal() });

@@ -178,6 +178,15 @@ export class PathGuard {
     return realPath.split('/').slice(0, -1).includes(name) || posix.basename(realPath) === name;
   }
 
+  /**
+   * The canonical path of a checked path as a string, for keying records
+   * (the read ledger): two names of one file give one key. Never a way to
+   * open it; only the file system opens a CheckedPath.
+   */
+  canonicalKey(path: CheckedPath): string {
+    return readCheckedPath(path).realPath;
+  }
+
   /** The display form of a canonical absolute path (CONTRACT.md §2). */
   displayPath(absolutePath: string): string {
     return this.#display(absolutePath, absolutePath);

@@ -9,6 +9,7 @@ import { fileChangeArtifact } from '../shared/file-change.ts';
 import { decodeText, encodeText, encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
 import { lineEndings, toCrlf } from './line-endings.ts';
 import { lineOf, nearestLines, occurrences, replaceLiteral } from './matching.ts';
+import { changedElsewhere, changedLineRanges } from './since-read.ts';
 import { EditOutput } from '../shared/output-schemas.ts';
 import { refuseDirectoryForm } from '../write/file-path.ts';
 
@@ -125,7 +126,7 @@ async function createFile(session: BuiltinSession, path: CheckedPath, newText: s
           throw error;
         });
       const result = await commitRecorded(session, artifact, signal, commit);
-      session.readLedger.remember(path.displayPath, after.sha256);
+      session.readLedger.remember(session.paths.canonicalKey(path), after.sha256, newText);
       const data: EditData = { path: path.displayPath, replacements: 0, created: result.created };
       return { data, output: `Created ${path.displayPath} (${result.bytes} bytes)`, artifacts: [artifact] };
     },
@@ -166,11 +167,17 @@ export const editTool = defineTool({
       async () => {
         const bytes = await session.filesystem.readFile(path, { maxBytes: session.limits.maxContentBytes, signal });
         const digest = sha256(bytes);
-        const seen = session.readLedger.lastSeen(path.displayPath);
-        if (seen !== undefined && seen !== digest) {
-          throw new ToolError('stale', `${path.displayPath} changed on disk since you last read it; read it again, then edit`);
-        }
+        const key = session.paths.canonicalKey(path);
+        const seen = session.readLedger.seen(key);
         const decoded = decodeText(bytes, path.displayPath);
+        let note = '';
+        if (seen !== undefined && seen.sha256 !== digest) {
+          // A change elsewhere in the file (a formatter, another edit) need not send the model back to read it all again.
+          if (seen.text === undefined || !changedElsewhere(seen.text, decoded.text, replacements)) {
+            throw new ToolError('stale', `${path.displayPath} changed on disk since you last read it, around the text you are replacing; read it again, then edit`);
+          }
+          note = `\nNote: ${path.displayPath} changed since you last read it (now lines ${changedLineRanges(seen.text, decoded.text)}); the lines around your edit were unchanged, so it was applied. Read the file again before you edit those lines.`;
+        }
         // seed §9: still exact matching, applied in memory in order; one digest check and one write for all.
         let planned: Planned = { text: decoded.text, replacements: 0 };
         for (const [index, replacement] of replacements.entries()) {
@@ -196,10 +203,10 @@ export const editTool = defineTool({
         });
         // The backend compares the digest again right before the rename: a concurrent change is `stale`.
         await commitRecorded(session, artifact, signal, () => session.filesystem.writeFile(path, afterBytes, { signal, expectedSha256: digest }));
-        session.readLedger.remember(path.displayPath, afterDigest);
+        session.readLedger.remember(key, afterDigest, planned.text);
         const data: EditData = { path: path.displayPath, replacements: planned.replacements, created: false };
         const summary = `Edited ${path.displayPath}: ${planned.replacements} replacement${planned.replacements === 1 ? '' : 's'} (+${artifact.added} -${artifact.removed} lines)`;
-        return { data, output: summary, artifacts: [artifact] };
+        return { data, output: summary + note, artifacts: [artifact] };
       },
       { signal },
     );

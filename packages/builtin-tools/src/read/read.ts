@@ -65,8 +65,8 @@ export const readTool = defineTool({
     }
     if (bytes !== undefined) {
       // A file within the limit is checked whole, and what the model saw is remembered for edit.
-      decodeText(bytes, shownPath);
-      session.readLedger.remember(path.displayPath, sha256(bytes));
+      const seenText = decodeText(bytes, shownPath).text;
+      session.readLedger.remember(session.paths.canonicalKey(path), sha256(bytes), seenText);
       totalLines = countLines(bytes);
       window = await readLineWindow([bytes], request);
     } else {

@@ -63,7 +63,7 @@ export const writeTool = defineTool({
             expectedSha256: before?.sha256 ?? null,
           });
         const result = artifact === undefined ? await commit() : await commitRecorded(session, artifact, call.signal, commit);
-        session.readLedger.remember(path.displayPath, after.sha256);
+        session.readLedger.remember(session.paths.canonicalKey(path), after.sha256, input.content);
         const data: WriteData = { path: path.displayPath, created: result.created, bytes: result.bytes };
         const artifacts = artifact === undefined ? [] : [artifact];
         const verb = result.created ? 'Created' : unchanged ? 'Rewrote (unchanged)' : 'Overwrote';
