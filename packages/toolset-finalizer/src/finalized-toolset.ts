@@ -8,7 +8,19 @@ import {
   type ToolResult,
   type ToolSessionContext,
 } from '@openwork/tool-contract';
-import { toAnthropic, toGeneric, toOpenAi, type AnthropicToolDefinition, type GenericToolDefinition, type OpenAiToolDefinition } from './model-formats.ts';
+import {
+  toAnthropic,
+  toGemini,
+  toGeneric,
+  toOpenAi,
+  toOpenAiResponses,
+  type AnthropicToolDefinition,
+  type GeminiFunctionDeclaration,
+  type GenericToolDefinition,
+  type OpenAiDefinitionOptions,
+  type OpenAiResponsesToolDefinition,
+  type OpenAiToolDefinition,
+} from './model-formats.ts';
 
 /** What the permission policy is asked before a call runs. */
 export interface AuthorizationRequest {
@@ -74,8 +86,19 @@ export class FinalizedToolset<Session extends ToolSessionContext = ToolSessionCo
     return this.definitions.map(toAnthropic);
   }
 
-  openAiDefinitions(): OpenAiToolDefinition[] {
-    return this.definitions.map(toOpenAi);
+  /** Chat Completions tools; `{ strict: true }` for strict mode. */
+  openAiDefinitions(options: OpenAiDefinitionOptions = {}): OpenAiToolDefinition[] {
+    return this.definitions.map((definition) => toOpenAi(definition, options));
+  }
+
+  /** Responses API tools, strict unless `{ strict: false }`. */
+  openAiResponsesDefinitions(options: OpenAiDefinitionOptions = {}): OpenAiResponsesToolDefinition[] {
+    return this.definitions.map((definition) => toOpenAiResponses(definition, options));
+  }
+
+  /** Gemini function declarations, for `tools: [{ functionDeclarations }]`. */
+  geminiDefinitions(): GeminiFunctionDeclaration[] {
+    return this.definitions.map(toGemini);
   }
 
   /**

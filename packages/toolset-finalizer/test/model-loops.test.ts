@@ -3,9 +3,12 @@ import { TurnScope, type ToolResult } from '@openwork/tool-contract';
 import { describe, expect, it } from 'vitest';
 import {
   runAnthropicToolUses,
+  runOpenAiResponsesCalls,
   runOpenAiToolCalls,
   type AnthropicContentBlock,
   type AnthropicToolResultBlock,
+  type OpenAiFunctionCallOutputItem,
+  type OpenAiResponseOutputItem,
   type OpenAiToolCall,
   type OpenAiToolMessage,
 } from '../src/index.ts';
@@ -23,6 +26,11 @@ interface AnthropicTranscript {
 interface OpenAiTranscript {
   readonly assistant: { readonly tool_calls: OpenAiToolCall[] };
   readonly toolMessages: OpenAiToolMessage[];
+}
+
+interface OpenAiResponsesTranscript {
+  readonly response: { readonly output: OpenAiResponseOutputItem[] };
+  readonly outputs: OpenAiFunctionCallOutputItem[];
 }
 
 describe('runAnthropicToolUses', () => {
@@ -121,5 +129,56 @@ describe('runOpenAiToolCalls', () => {
   it('JSON that is not an object is the schema’s invalid_input', async () => {
     const [message] = await runOpenAiToolCalls(loopToolset(), [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '"README.md"' } }]);
     expect(message?.content).toMatch(/^Error \[invalid_input\]: invalid input for read/);
+  });
+
+  it('a custom tool call is answered in its place and runs nothing; absent tool_calls give no messages', async () => {
+    const seen: ToolResult[] = [];
+    const messages = await runOpenAiToolCalls(
+      loopToolset(),
+      [
+        { id: 'c1', type: 'custom', custom: { name: 'write', input: 'a.txt' } },
+        { id: 'c2', type: 'custom', custom: { name: 'patch', input: '*** Begin Patch' } },
+        { id: 'c3', type: 'function', function: { name: 'list', arguments: '{}' } },
+      ],
+      { onResult: (result) => seen.push(result) },
+    );
+    expect(messages).toEqual([
+      { role: 'tool', tool_call_id: 'c1', content: 'Error [invalid_input]: write is a function tool; call it with JSON arguments that match its schema' },
+      { role: 'tool', tool_call_id: 'c2', content: 'Error [unknown_tool]: there is no tool named "patch"; available tools: read, list, write, wait' },
+      { role: 'tool', tool_call_id: 'c3', content: 'README.md\nsrc/greet.ts' },
+    ]);
+    expect(seen.map((result) => result.artifacts.length)).toEqual([0, 0, 0]);
+    expect(await runOpenAiToolCalls(loopToolset(), undefined)).toEqual([]);
+  });
+});
+
+describe('runOpenAiResponsesCalls', () => {
+  it('replays a recorded response: one function_call_output per function_call, in order, other items skipped', async () => {
+    const transcript = await fixture<OpenAiResponsesTranscript>('openai-responses-transcript.json');
+    const turn = new TurnScope();
+    expect(await runOpenAiResponsesCalls(loopToolset(), transcript.response.output, { turn })).toEqual(transcript.outputs);
+    expect(await runOpenAiResponsesCalls(loopToolset(), transcript.response.output, { parallel: true })).toEqual(transcript.outputs);
+    expect(turn.activeCalls).toBe(0);
+  });
+
+  it('asks the policy with the call_id and keeps artifacts out of the output', async () => {
+    const ids: string[] = [];
+    const seen: ToolResult[] = [];
+    const outputs = await runOpenAiResponsesCalls(
+      loopToolset(),
+      [{ type: 'function_call', call_id: 'w1', name: 'write', arguments: '{"path":"a.txt","content":"x"}' }],
+      { authorize: (request) => (ids.push(request.callId), Promise.resolve({ verdict: 'allow', reason: '', rule: '' })), onResult: (result) => seen.push(result) },
+    );
+    expect(outputs).toEqual([{ type: 'function_call_output', call_id: 'w1', output: 'wrote a.txt' }]);
+    expect(ids).toEqual(['w1']);
+    expect(seen[0]?.artifacts).toHaveLength(1);
+  });
+
+  it('a cancelled turn ends the running call with a cancelled output', async () => {
+    const turn = new TurnScope();
+    const pending = runOpenAiResponsesCalls(loopToolset(), [{ type: 'function_call', call_id: 'x1', name: 'wait', arguments: '{}' }], { turn });
+    setTimeout(() => turn.cancel(), 10);
+    const [item] = await pending;
+    expect(item?.output).toMatch(/^Error \[cancelled\]/);
   });
 });

@@ -1,7 +1,7 @@
 // The Vercel AI SDK adapter. It is its own entry point
 // (`@openwork/toolset-finalizer/ai-sdk`) because `ai` is an optional peer:
 // the root entry never imports it.
-import { TurnScope, type ToolSessionContext } from '@openwork/tool-contract';
+import { TurnScope, type ErrorToolResult, type ToolSessionContext } from '@openwork/tool-contract';
 import { jsonSchema, tool, type JSONSchema7, type Tool, type ToolExecutionOptions } from 'ai';
 import type { FinalizedToolset } from '../finalized-toolset.ts';
 import { runModelCall, type CallStarter, type ToolLoopOptions } from './run-call.ts';
@@ -13,11 +13,34 @@ export type AiSdkToolsOptions = Omit<ToolLoopOptions, 'parallel'>;
 export type AiSdkTool = Tool<unknown, string> & { execute: (input: unknown, options: ToolExecutionOptions<unknown>) => Promise<string> };
 
 /**
+ * What an AI SDK tool's `execute` throws for an error or denied result.
+ * The SDK turns a throw into a `tool-error` part (its retry and UI logic
+ * see a failed call) and sends the model an `error-text` output: the
+ * result's model text ("Error [kind]: …"), as every adapter sends it.
+ * `result` is the full result, for the product's own handling.
+ */
+export class ToolResultError extends Error {
+  override readonly name = 'ToolResultError';
+  readonly result: ErrorToolResult;
+
+  constructor(result: ErrorToolResult) {
+    super(result.output);
+    this.result = result;
+  }
+
+  /** The model text alone: the SDK sends the model `toString()` of what `execute` threw. */
+  override toString(): string {
+    return this.message;
+  }
+}
+
+/**
  * The finalized toolset as an AI SDK tool set, for `generateText` /
  * `streamText`: the same definitions, each `execute` running
  * `FinalizedToolset.call` with the SDK's abort signal wired to the call.
- * The model gets the result's text, never its artifacts (seed §10); an
- * error result is text too ("Error [kind]: …"), so the model can act on it.
+ * An ok result gives the model its text, never its artifacts (seed §10);
+ * an error or denied result rejects with a `ToolResultError`, the SDK's
+ * way of reporting a tool error.
  */
 export function aiSdkTools<Session extends ToolSessionContext>(
   toolset: FinalizedToolset<Session>,
@@ -29,6 +52,7 @@ export function aiSdkTools<Session extends ToolSessionContext>(
     const execute = async (input: unknown, execution: ToolExecutionOptions<unknown>): Promise<string> => {
       const starter = execution.abortSignal === undefined ? turn : withSignal(turn, execution.abortSignal);
       const result = await runModelCall(toolset, { callId: execution.toolCallId, name: definition.name, input }, options, starter);
+      if (result.status !== 'ok') throw new ToolResultError(result);
       return result.output;
     };
     tools[definition.name] = tool<unknown, string, Record<string, unknown>>({

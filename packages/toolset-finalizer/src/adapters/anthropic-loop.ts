@@ -21,7 +21,7 @@ export interface AnthropicToolResultBlock {
   readonly is_error?: true;
 }
 
-function isToolUse(block: AnthropicContentBlock): block is AnthropicToolUseBlock {
+function isToolUse(block: { readonly type: string }): block is AnthropicToolUseBlock {
   return block.type === 'tool_use';
 }
 
@@ -30,12 +30,15 @@ function isToolUse(block: AnthropicContentBlock): block is AnthropicToolUseBlock
  * and returns their `tool_result` blocks: the model text of each result,
  * never its artifacts (seed §10).
  */
-export async function runAnthropicToolUses<Session extends ToolSessionContext>(
+export async function runAnthropicToolUses<Session extends ToolSessionContext, Block extends { readonly type: string } = AnthropicContentBlock>(
   toolset: FinalizedToolset<Session>,
-  content: readonly AnthropicContentBlock[],
+  // Generic over the block type: the SDK's `ContentBlock` interfaces have no
+  // index signature, so they fit a type parameter but not `AnthropicContentBlock`.
+  content: readonly Block[],
   options: ToolLoopOptions = {},
 ): Promise<AnthropicToolResultBlock[]> {
-  const uses = content.filter(isToolUse);
+  const uses: AnthropicToolUseBlock[] = [];
+  for (const block of content) if (isToolUse(block)) uses.push(block);
   const results = await runModelCalls(
     toolset,
     uses.map((block) => ({ callId: block.id, name: block.name, input: block.input })),

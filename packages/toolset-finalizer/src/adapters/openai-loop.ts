@@ -1,12 +1,20 @@
 import { toModelResult, type ToolSessionContext } from '@openwork/tool-contract';
 import type { FinalizedToolset } from '../finalized-toolset.ts';
+import { readFunctionCall } from './openai-arguments.ts';
 import { runModelCalls, type ModelCall, type ToolLoopOptions } from './run-call.ts';
 
-/** One entry of `tool_calls` in an OpenAI chat-completions assistant message. */
+/** One function entry of `tool_calls` in an OpenAI chat-completions assistant message. */
 export interface OpenAiToolCall {
   readonly id: string;
   readonly type: 'function';
   readonly function: { readonly name: string; readonly arguments: string };
+}
+
+/** A custom (free-text) tool call, the other member of openai's `ChatCompletionMessageToolCall`. */
+export interface OpenAiCustomToolCall {
+  readonly id: string;
+  readonly type: 'custom';
+  readonly custom: { readonly name: string; readonly input: string };
 }
 
 /** The `tool` message that answers one tool call. */
@@ -16,33 +24,34 @@ export interface OpenAiToolMessage {
   readonly content: string;
 }
 
-function toModelCall(call: OpenAiToolCall): ModelCall {
-  const { name, arguments: text } = call.function;
-  try {
-    return { callId: call.id, name, input: JSON.parse(text) as unknown };
-  } catch {
-    return {
-      callId: call.id,
-      name,
-      invalid: { kind: 'invalid_input', message: `the arguments of ${name} are not JSON; send one JSON object that matches the tool's schema` },
-    };
-  }
+function toModelCall<Session extends ToolSessionContext>(toolset: FinalizedToolset<Session>, call: OpenAiToolCall | OpenAiCustomToolCall): ModelCall {
+  if (call.type === 'function') return readFunctionCall(toolset, call.id, call.function.name, call.function.arguments);
+  // The toolset advertises function tools only; a custom call to one of them is answered, never run.
+  const { name } = call.custom;
+  return { callId: call.id, name, invalid: { kind: 'invalid_input', message: `${name} is a function tool; call it with JSON arguments that match its schema` } };
 }
 
 /**
  * Runs an assistant message's `tool_calls` through the toolset and returns
- * one `tool` message per call, in the same order. Arguments that are not
- * JSON are an `invalid_input` result and run nothing.
+ * one `tool` message per call, in the same order (absent `tool_calls` give
+ * none). Arguments that are not JSON are an `invalid_input` result and run
+ * nothing; so is a custom tool call, and one to a name the toolset does not
+ * have is `unknown_tool`.
  */
 export async function runOpenAiToolCalls<Session extends ToolSessionContext>(
   toolset: FinalizedToolset<Session>,
-  toolCalls: readonly OpenAiToolCall[],
+  toolCalls: readonly (OpenAiToolCall | OpenAiCustomToolCall)[] | undefined,
   options: ToolLoopOptions = {},
 ): Promise<OpenAiToolMessage[]> {
-  const results = await runModelCalls(toolset, toolCalls.map(toModelCall), options);
+  const calls = toolCalls ?? [];
+  const results = await runModelCalls(
+    toolset,
+    calls.map((call) => toModelCall(toolset, call)),
+    options,
+  );
   return results.map((result, index) => ({
     role: 'tool',
-    tool_call_id: toolCalls[index]?.id ?? result.callId,
+    tool_call_id: calls[index]?.id ?? result.callId,
     content: toModelResult(result).content,
   }));
 }
