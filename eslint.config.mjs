@@ -18,6 +18,10 @@ export const depConstraints = [
   },
   { sourceTag: 'layer:finalizer', onlyDependOnLibsWithTags: ['layer:contract'] },
   {
+    sourceTag: 'layer:permission-policy',
+    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:fs-backend', 'layer:builtin-tools'],
+  },
+  {
     sourceTag: 'layer:cli',
     onlyDependOnLibsWithTags: [
       'layer:contract',
@@ -26,6 +30,7 @@ export const depConstraints = [
       'layer:process-backend',
       'layer:builtin-tools',
       'layer:finalizer',
+      'layer:permission-policy',
     ],
   },
   {
@@ -37,6 +42,7 @@ export const depConstraints = [
       'layer:process-backend',
       'layer:builtin-tools',
       'layer:finalizer',
+      'layer:permission-policy',
       'layer:cli',
       'layer:tooling',
     ],
@@ -104,7 +110,8 @@ export default tseslint.config(
     rules: hostAccessRule,
   },
   {
-    files: ['packages/builtin-tools/src/**/*.ts'],
+    // The policy decides on interfaces; the session it is given holds the implementations.
+    files: ['packages/{builtin-tools,permission-policy}/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: backendOnlyRule,
   },

@@ -1,6 +1,7 @@
+import { isPermissionMode, type PermissionMode } from '@openwork/permission-policy';
 import { UsageError } from './usage-error.ts';
 
-export type PermissionMode = 'default' | 'acceptEdits' | 'readOnly';
+export type { PermissionMode } from '@openwork/permission-policy';
 export type Subcommand = 'tools' | 'call' | 'undo' | 'mcp';
 
 export interface CliOptions {
@@ -17,13 +18,21 @@ export interface CliOptions {
   readonly artifacts: string | undefined;
   readonly changes: readonly string[];
   readonly progress: boolean;
+  /** `--pty`: bash runs on a pseudo-terminal, of the size given by `--columns` / `--rows` when either is. */
+  readonly pty: TerminalOptions | undefined;
   readonly help: boolean;
 }
 
+export interface TerminalOptions {
+  readonly columns: number | undefined;
+  readonly rows: number | undefined;
+}
+
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp'];
-const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'readOnly'];
-const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--timeout-ms', '--artifacts', '--change']);
-const BOOLEAN = new Set(['--yes', '--json', '--progress', '--help', '-h']);
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows']);
+const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h']);
+/** The largest size a terminal's window size (two 16-bit fields) can hold. */
+const MAX_TERMINAL_SIZE = 65_535;
 
 /** Parses the command line of CONTRACT.md §4; anything unknown is a UsageError. */
 export function parseArgs(argv: readonly string[]): CliOptions {
@@ -66,7 +75,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     return given?.[0];
   };
   const mode = single('--mode') ?? 'default';
-  if (!MODES.includes(mode as PermissionMode)) throw new UsageError(`--mode must be default, acceptEdits or readOnly, not ${JSON.stringify(mode)}`);
+  if (!isPermissionMode(mode)) throw new UsageError(`--mode must be default, acceptEdits or readOnly, not ${JSON.stringify(mode)}`);
   const timeout = single('--timeout-ms');
   let timeoutMs: number | undefined;
   if (timeout !== undefined) {
@@ -80,15 +89,33 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     roots: values.get('--root') ?? [],
     readRoots: values.get('--read-root') ?? [],
     skillsRoot: single('--skills-root'),
-    mode: mode as PermissionMode,
+    mode,
     yes: flags.has('--yes'),
     timeoutMs,
     json: flags.has('--json'),
     artifacts: single('--artifacts'),
     changes: values.get('--change') ?? [],
     progress: flags.has('--progress'),
+    pty: terminalOptions(first as Subcommand, flags, single),
     help,
   };
+}
+
+function terminalOptions(subcommand: Subcommand, flags: ReadonlySet<string>, single: (name: string) => string | undefined): TerminalOptions | undefined {
+  const pty = flags.has('--pty');
+  const size = (name: string): number | undefined => {
+    const given = single(name);
+    if (given === undefined) return undefined;
+    if (!pty) throw new UsageError(`${name} sets the size of the terminal of --pty; add --pty`);
+    const value = Number(given);
+    if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TERMINAL_SIZE) throw new UsageError(`${name} must be a whole number from 1 to ${MAX_TERMINAL_SIZE}, not ${JSON.stringify(given)}`);
+    return value;
+  };
+  const columns = size('--columns');
+  const rows = size('--rows');
+  if (!pty) return undefined;
+  if (subcommand !== 'call' && subcommand !== 'mcp') throw new UsageError('--pty applies to call and mcp, where bash runs');
+  return { columns, rows };
 }
 
 function defaults(): CliOptions {
@@ -106,6 +133,7 @@ function defaults(): CliOptions {
     artifacts: undefined,
     changes: [],
     progress: false,
+    pty: undefined,
     help: false,
   };
 }

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { authorizer, sessionPolicy } from '@openwork/permission-policy';
 import { TurnScope, type ToolProgress, type ToolResult } from '@openwork/tool-contract';
 import type { CliOptions } from './args.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from './ending-signals.ts';
 import { createArtifactJournal, withArtifactJournal } from './journal.ts';
-import { authorizer, sessionPolicy } from './permissions.ts';
 import { NO_TERMINAL, terminalAsk } from './prompt.ts';
 import { createSession } from './session.ts';
 import { finalizeFor } from './toolset.ts';
@@ -59,7 +59,8 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
   const input = await readInput(options, io);
   // With --artifacts, write and edit record each change (and its original) before they make it.
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
-  const session = withArtifactJournal(await createSession(options), journal);
+  const { session: created, host } = await createSession(options);
+  const session = withArtifactJournal(created, journal);
   const toolset = finalizeFor(session, options.mode);
   const turn = new TurnScope();
   const signals = watchSignals(turn);
@@ -75,15 +76,15 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
       result = await toolset.call(name, input, active.context, {
         authorize: authorizer({
           mode: options.mode,
-          ...sessionPolicy(session),
+          ...sessionPolicy(session, { gitProcesses: host.gitProcesses }),
           ask: terminalAsk({ yes: options.yes, interactive: io.interactive }),
-          refusalNote: NO_TERMINAL,
+          unansweredNote: NO_TERMINAL,
         }),
       });
     } finally {
       active.end();
       // seed §5: no child outlives the command.
-      await session.processes.dispose();
+      await host.dispose();
     }
     if (journal !== undefined) {
       await journal.appendUnrecorded(result.artifacts).catch((error: unknown) => {

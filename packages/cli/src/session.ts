@@ -4,9 +4,43 @@ import { resolve } from 'node:path';
 import { DEFAULT_LIMITS, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
+import type { ProcessBackend } from '@openwork/process-backend';
 import { PipeProcessBackend } from '@openwork/process-backend/pipe';
 import type { CliOptions } from './args.ts';
 import { UsageError } from './usage-error.ts';
+
+/** The writable roots of a session: the working directory first. */
+export interface SessionRoots {
+  readonly workingDirectory: string;
+  readonly writableRoots: readonly string[];
+}
+
+/**
+ * What every session of one command shares. The MCP server opens a new
+ * session when the client's roots change; the backends stay, so disposing
+ * the host ends every command any of its sessions started.
+ */
+export interface CommandHost {
+  readonly filesystem: NodeFileSystem;
+  /** Where bash runs: the pipe backend, or the pty backend with `--pty`. */
+  readonly processes: ProcessBackend;
+  /** Where the policy reads git's configuration: always pipes, whose output it can parse. */
+  readonly gitProcesses: ProcessBackend;
+  readonly environment: Readonly<Record<string, string>>;
+  /** Ends every command still running (seed §5). */
+  readonly dispose: () => Promise<void>;
+}
+
+/** The directory the command line's relative paths start from. */
+export function commandDirectory(options: CliOptions): string {
+  return resolve(options.cwd ?? process.cwd());
+}
+
+/** The roots the command line gives: `--cwd` (or the current directory) and each `--root`. */
+export function commandLineRoots(options: CliOptions): SessionRoots {
+  const workingDirectory = commandDirectory(options);
+  return { workingDirectory, writableRoots: options.roots.map((root) => resolve(workingDirectory, root)) };
+}
 
 /** The skill root of seed §8: `~/.agents/skills` when it exists, or `--skills-root`. */
 function skillsRoot(options: CliOptions): string | undefined {
@@ -15,31 +49,57 @@ function skillsRoot(options: CliOptions): string | undefined {
   return existsSync(fallback) ? fallback : undefined;
 }
 
-/** Builds the session of one command: roots canonicalized once, real backends. */
-export async function createSession(options: CliOptions): Promise<BuiltinSession> {
-  const workingDirectory = resolve(options.cwd ?? process.cwd());
-  const filesystem = new NodeFileSystem();
-  const skills = skillsRoot(options);
-  let paths: PathGuard;
-  try {
-    paths = await PathGuard.create({
-      workingDirectory,
-      writableRoots: options.roots.map((root) => resolve(workingDirectory, root)),
-      readOnlyRoots: options.readRoots.map((root) => resolve(workingDirectory, root)),
-      protectedRoots: skills ? [skills] : [],
-      probe: filesystem,
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+export async function createHost(options: CliOptions): Promise<CommandHost> {
+  const pipes = new PipeProcessBackend();
+  let processes: ProcessBackend = pipes;
+  if (options.pty !== undefined) {
+    // Loaded only for --pty: the other commands never touch node-pty.
+    const [{ PtyProcessBackend }, { terminalBackend }] = await Promise.all([import('@openwork/process-backend/pty'), import('./terminal-backend.ts')]);
+    processes = await terminalBackend(options.pty, new PtyProcessBackend());
   }
   const environment = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const backends = processes === pipes ? [pipes] : [processes, pipes];
+  return {
+    filesystem: new NodeFileSystem(),
+    processes,
+    gitProcesses: pipes,
+    environment,
+    dispose: async () => {
+      await Promise.all(backends.map((backend) => backend.dispose()));
+    },
+  };
+}
+
+/** A session over `roots`, canonicalized once (seed §8); `--read-root` and the skill root apply to every session. */
+export async function openSession(host: CommandHost, options: CliOptions, roots: SessionRoots): Promise<BuiltinSession> {
+  const base = commandDirectory(options);
+  const skills = skillsRoot(options);
+  const paths = await PathGuard.create({
+    workingDirectory: roots.workingDirectory,
+    writableRoots: roots.writableRoots,
+    readOnlyRoots: options.readRoots.map((root) => resolve(base, root)),
+    protectedRoots: skills ? [skills] : [],
+    probe: host.filesystem,
+  });
   return {
     workingDirectory: paths.workingDirectory,
-    environment,
+    environment: host.environment,
     paths,
-    filesystem,
-    processes: new PipeProcessBackend(),
+    filesystem: host.filesystem,
+    processes: host.processes,
     limits: DEFAULT_LIMITS,
+    // Keyed by display path, which is relative to the working directory: one ledger per session.
     readLedger: new ReadLedger(),
   };
+}
+
+/** The host and the one session of a command whose roots are the command line's. */
+export async function createSession(options: CliOptions): Promise<{ readonly session: BuiltinSession; readonly host: CommandHost }> {
+  const host = await createHost(options);
+  try {
+    return { session: await openSession(host, options, commandLineRoots(options)), host };
+  } catch (error) {
+    await host.dispose();
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
 }

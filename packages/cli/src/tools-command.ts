@@ -5,7 +5,7 @@ import { finalizeFor } from './toolset.ts';
 
 /** `openwork-tools tools [--json]`: the finalized definitions, as the model sees them. */
 export async function toolsCommand(options: CliOptions, io: CommandIo): Promise<number> {
-  const session = await createSession(options);
+  const { session, host } = await createSession(options);
   const toolset = finalizeFor(session, options.mode);
   if (options.json) {
     io.stdout(`${JSON.stringify({ tools: toolset.genericDefinitions() })}\n`);
@@ -14,6 +14,6 @@ export async function toolsCommand(options: CliOptions, io: CommandIo): Promise<
       io.stdout(`${definition.name.padEnd(6)} ${definition.id.padEnd(18)} ${definition.risk.padEnd(8)} ${definition.description.split('\n')[0] ?? ''}\n`);
     }
   }
-  await session.processes.dispose();
+  await host.dispose();
   return 0;
 }

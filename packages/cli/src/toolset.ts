@@ -1,6 +1,6 @@
 import { builtinTools, type BuiltinSession } from '@openwork/builtin-tools';
+import { modeSelection, type PermissionMode } from '@openwork/permission-policy';
 import { Registry, type FinalizedToolset } from '@openwork/toolset-finalizer';
-import type { PermissionMode } from './args.ts';
 
 /** What this binary knows (seed §3). */
 export function createRegistry(): Registry<BuiltinSession> {
@@ -11,5 +11,5 @@ export function createRegistry(): Registry<BuiltinSession> {
 
 /** readOnly leaves write, edit and bash out: not advertised, not callable. */
 export function finalizeFor(session: BuiltinSession, mode: PermissionMode): FinalizedToolset<BuiltinSession> {
-  return createRegistry().finalize(session, mode === 'readOnly' ? { risks: ['read'] } : {});
+  return createRegistry().finalize(session, modeSelection(mode));
 }

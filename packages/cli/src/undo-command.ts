@@ -53,12 +53,12 @@ export async function undoCommand(options: CliOptions, io: CommandIo): Promise<n
   if (options.artifacts === undefined) throw new UsageError('undo needs --artifacts FILE, the journal written by call --artifacts');
   if (options.positionals.length > 0) throw new UsageError('undo takes no positional arguments');
   const file = resolve(options.artifacts);
-  const session = await createSession(options);
+  const { session, host } = await createSession(options);
   const outcome = await updateJournal(file, async (journal) => {
     const done = await undoFrom(journal, file, options, session);
     return { result: done, undone: done.report.undone };
   });
-  await session.processes.dispose();
+  await host.dispose();
   for (const note of outcome.notes) io.stderr(`openwork-tools: note: ${note}\n`);
   // The JSON report keeps the contract's fields exactly (CONTRACT.md §4), so its reasons go to stderr; the text report has them inline.
   if (options.json) for (const [id, reason] of outcome.reasons) io.stderr(`openwork-tools: note: change ${id} was skipped: ${reason}\n`);

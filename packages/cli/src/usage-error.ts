@@ -10,7 +10,9 @@ export const USAGE = `usage: openwork-tools <tools|call|undo|mcp> [args] [flags]
   tools [--json]                      print the finalized tool definitions
   call TOOL [INPUT|-]                 run one call; INPUT is a JSON object (- or absent: stdin)
   undo --artifacts FILE [--change ID]...
-  mcp                                 serve the toolset over MCP (stdio)
+  mcp                                 serve the toolset over MCP (stdio); without --cwd or --root
+                                      the roots are the client's (MCP roots) or the current directory
 flags: --cwd DIR --root DIR --read-root DIR --skills-root DIR
        --mode default|acceptEdits|readOnly --yes --timeout-ms N --json
-       --artifacts FILE --change ID --progress`;
+       --artifacts FILE --change ID --progress
+       --pty [--columns N] [--rows N]  (call, mcp) bash runs on a terminal, 200x50 unless given`;

@@ -40,13 +40,14 @@ function failing(step: JournalStep): JournalOptions {
 /** One call through the command's own session and toolset, with the journal writer under test. */
 async function call(name: string, input: object, options: JournalOptions = {}): Promise<ToolResult> {
   const cli = parseArgs(['call', name, '--cwd', ws, '--mode', 'acceptEdits', '--artifacts', journal]);
-  const session = withArtifactJournal(await createSession(cli), createArtifactJournal(journal, options));
+  const { session: created, host } = await createSession(cli);
+  const session = withArtifactJournal(created, createArtifactJournal(journal, options));
   const active = new TurnScope().startCall({ callId: 'journal-test' });
   try {
     return await finalizeFor(session, 'acceptEdits').call(name, input, active.context);
   } finally {
     active.end();
-    await session.processes.dispose();
+    await host.dispose();
   }
 }
 

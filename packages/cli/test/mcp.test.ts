@@ -154,6 +154,31 @@ describe('openwork-tools mcp (CONTRACT.md §4)', () => {
     expect(listed.tools.find((tool) => tool.name === 'read')?.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['path', 'content']) as unknown });
   });
 
+  it('annotates all seven tools with a title and the hints clients decide approval on', async () => {
+    const { tools } = await approving.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash']);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toMatch(/^[A-Z][a-z]+( [a-z]+)*$/);
+      expect(tool.annotations?.title, tool.name).toBe(tool.title);
+    }
+    const hints = Object.fromEntries(tools.map(({ name, annotations }) => [name, { ...annotations, title: undefined }]));
+    for (const name of ['read', 'grep', 'glob', 'list']) expect(hints[name], name).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(hints['write']).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(hints['edit']).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    expect(hints['bash']).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+  });
+
+  it('--pty runs bash on a terminal: tty prints its name', async () => {
+    const terminal = await connect(['--pty', '--yes']);
+    try {
+      const result = await call(terminal, 'bash', { command: 'tty' });
+      expect(result.isError, text(result)).toBe(false);
+      expect((result.structuredContent as { stdout: { text: string } }).stdout.text).toMatch(/^\/dev\/(pts\/\d+|tty\w+)\r?\n$/);
+    } finally {
+      await terminal.client.close();
+    }
+  });
+
   it('runs each advertised tool: text content, structured data, no artifacts in the text', async () => {
     const { tools } = await approving.client.listTools();
     expect(tools.length).toBeGreaterThan(0);

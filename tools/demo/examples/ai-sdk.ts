@@ -6,7 +6,7 @@ import { acceptEditsPolicy, openSampleSession } from './sample-session.ts';
 
 const sample = await openSampleSession();
 try {
-  const tools = aiSdkTools(sample.toolset, { authorize: await acceptEditsPolicy(sample.session) });
+  const tools = aiSdkTools(sample.toolset, { authorize: acceptEditsPolicy(sample.session) });
   console.log(`AI SDK tools: ${Object.keys(tools).join(', ')}`);
   // e.g. await generateText({ model, tools, stopWhen: stepCountIs(10), prompt: 'Make the greeting friendlier.' })
   const controller = new AbortController();

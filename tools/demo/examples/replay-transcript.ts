@@ -30,7 +30,7 @@ export async function replayTranscript(transcript: RecordedTranscript): Promise<
   try {
     const changes: FileChangeArtifact[] = [];
     const blocks = await runAnthropicToolUses(sample.toolset, transcript.assistant.content, {
-      authorize: await acceptEditsPolicy(sample.session),
+      authorize: acceptEditsPolicy(sample.session),
       onResult: (result) => changes.push(...result.artifacts),
     });
     const toolResults = blocks.map((block) => ({ ...block, content: block.content.replaceAll(sample.workspace, '<workspace>') }));

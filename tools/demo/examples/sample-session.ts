@@ -1,13 +1,14 @@
 // What every example shares: a temp copy of ../sample, a session over it
-// with the real file system and process backend, and a permission policy
-// like `--mode acceptEdits` that never prompts.
+// with the real file system and process backend, and the permission policy
+// of `--mode acceptEdits` with nobody to ask.
 import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinTools, createCommandClassifier, decideBashCommand, DEFAULT_LIMITS, gitConfigReader, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
+import { builtinTools, DEFAULT_LIMITS, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
+import { askNobody, authorizer, sessionPolicy } from '@openwork/permission-policy';
 import { PipeProcessBackend } from '@openwork/process-backend/pipe';
 import { Registry, type Authorize, type FinalizedToolset, type ToolSelection } from '@openwork/toolset-finalizer';
 
@@ -49,15 +50,6 @@ export async function openSampleSession(selection: ToolSelection = {}): Promise<
  * filesystem-command gate accepts the command. Anything that would ask a
  * person is refused, since an example has nobody to ask.
  */
-export async function acceptEditsPolicy(session: BuiltinSession): Promise<Authorize> {
-  const classifier = await createCommandClassifier();
-  return async (request) => {
-    if (request.effect.kind !== 'execute') return { verdict: 'allow', reason: `${request.definition.risk} tools run in acceptEdits`, rule: 'acceptEdits' };
-    const decision = await decideBashCommand(classifier, session.paths, request.effect, 'acceptEdits', {
-      signal: request.signal,
-      filesystem: session.filesystem,
-      gitConfig: gitConfigReader(session.processes, session.environment),
-    });
-    return decision.verdict === 'ask' ? { ...decision, approved: false } : decision;
-  };
+export function acceptEditsPolicy(session: BuiltinSession): Authorize {
+  return authorizer({ mode: 'acceptEdits', ...sessionPolicy(session), ask: askNobody, unansweredNote: 'an example has nobody to ask' });
 }

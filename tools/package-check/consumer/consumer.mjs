@@ -1,11 +1,13 @@
 // A product that takes the packages one by one from their tarballs: it builds
-// a toolset and calls read and bash, then prints what came back.
+// a toolset, decides each call with the permission policy, calls read and
+// bash, then prints what came back.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtinTools, DEFAULT_LIMITS, ReadLedger } from '@openwork/builtin-tools';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
+import { askNobody, authorizer, sessionPolicy } from '@openwork/permission-policy';
 import { PipeProcessBackend } from '@openwork/process-backend/pipe';
 import { TurnScope } from '@openwork/tool-contract';
 import { Registry } from '@openwork/toolset-finalizer';
@@ -26,11 +28,12 @@ const registry = new Registry();
 for (const tool of builtinTools()) registry.register(tool);
 const toolset = registry.finalize(session);
 const turn = new TurnScope();
-const allow = () => Promise.resolve({ verdict: 'allow', reason: 'consumer', rule: 'consumer' });
+// Nobody to ask: a command off the read-only list would be refused; `cat … | wc` is on it.
+const authorize = authorizer({ mode: 'default', ...sessionPolicy(session), ask: askNobody });
 const call = async (name, input, id) => {
   const active = turn.startCall({ callId: id });
   try {
-    return await toolset.call(name, input, active.context, { authorize: allow });
+    return await toolset.call(name, input, active.context, { authorize });
   } finally {
     active.end();
   }
@@ -38,4 +41,5 @@ const call = async (name, input, id) => {
 const read = await call('read', { path: 'hello.txt' }, 'c1');
 const bash = await call('bash', { command: 'cat hello.txt | wc -c' }, 'c2');
 await session.processes.dispose();
-console.log(JSON.stringify({ names: toolset.names, read: read.data, bash: bash.data }));
+const write = await call('write', { path: 'new.txt', content: 'x' }, 'c3');
+console.log(JSON.stringify({ names: toolset.names, read: read.data, bash: bash.data, bashDecision: bash.decision, write: write.error }));

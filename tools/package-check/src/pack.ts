@@ -8,7 +8,7 @@ const run = promisify(execFile);
 const repository = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Every published package, in dependency order. */
-export const PACKAGES = ['tool-contract', 'path-guard', 'fs-backend', 'process-backend', 'toolset-finalizer', 'builtin-tools', 'cli'] as const;
+export const PACKAGES = ['tool-contract', 'path-guard', 'fs-backend', 'process-backend', 'toolset-finalizer', 'builtin-tools', 'permission-policy', 'cli'] as const;
 
 export interface InstalledProject {
   /** A project that has never seen the workspace, with the tarballs installed by npm. */

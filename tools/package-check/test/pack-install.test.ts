@@ -52,10 +52,19 @@ describe('the packages install from their tarballs', () => {
 
   it('a consumer builds a toolset from the installed packages and calls read and bash', async () => {
     const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: project });
-    const result = JSON.parse(stdout) as { names: string[]; read: { content: string }; bash: { status: string; stdout: { text: string } } };
+    const result = JSON.parse(stdout) as {
+      names: string[];
+      read: { content: string };
+      bash: { status: string; stdout: { text: string } };
+      bashDecision: { verdict: string; rule: string };
+      write: { kind: string; message: string };
+    };
     expect(result.names).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list', 'bash']));
     expect(result.read.content).toBe('hello from a tarball\n');
     expect(result.bash).toMatchObject({ status: 'exited', stdout: { text: '21\n' } });
+    // The permission policy, with its bash classifier, works from the installed tarballs.
+    expect(result.bashDecision).toMatchObject({ verdict: 'allow', rule: 'read_only:cat, read_only:wc' });
+    expect(result.write).toEqual({ kind: 'denied', message: 'write was not run: write writes new.txt; there was nobody to ask' });
   }, 60_000);
 
   it('the installed openwork-tools command runs from built JavaScript', async () => {

@@ -1,17 +1,21 @@
 import { resolve } from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { BuiltinSession } from '@openwork/builtin-tools';
+import { authorizer, modeSelection, sessionPolicy } from '@openwork/permission-policy';
 import type { CliOptions } from '../args.ts';
 import type { CommandIo } from '../call-command.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
-import { createArtifactJournal, withArtifactJournal } from '../journal.ts';
-import { authorizer, sessionPolicy } from '../permissions.ts';
+import { createArtifactJournal, withArtifactJournal, type ArtifactJournal } from '../journal.ts';
 import { terminalAsk } from '../prompt.ts';
-import { createSession } from '../session.ts';
-import { finalizeFor } from '../toolset.ts';
+import { commandLineRoots, createHost, openSession, type CommandHost, type SessionRoots } from '../session.ts';
+import { createRegistry, finalizeFor } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
-import { createToolServer } from './tool-server.ts';
+import { readClientRoots, untilAborted, type RootsState } from './client-roots.ts';
+import { tooWideToServe } from './start-directory.ts';
+import { createToolServer, type CallScope } from './tool-server.ts';
 
 /** Why an ask became a denial: stdin is the protocol, so nobody can be asked. */
 export const MCP_CANNOT_ASK = 'the MCP server cannot ask; restart it with --yes, or with --mode acceptEdits for file edits';
@@ -19,11 +23,15 @@ export const MCP_CANNOT_ASK = 'the MCP server cannot ask; restart it with --yes,
 /** How long a cancelled call may take to end before its processes are disposed anyway. */
 const SETTLE_MS = 5_000;
 
-/** `client`: stdin closed or stdout broke (EPIPE), so nobody is listening any more. */
-type Ending = 'client' | EndingSignal;
+/**
+ * `client`: stdin closed or stdout broke (EPIPE), so nobody is listening any
+ * more; `refused`: no root was named and the start directory is too wide.
+ */
+type Ending = 'client' | 'refused' | EndingSignal;
 
 interface EndWatch {
   readonly ended: Promise<Ending>;
+  readonly finish: (ending: Ending) => void;
   readonly stop: () => void;
 }
 
@@ -44,6 +52,7 @@ function watchEnd(server: Server): EndWatch {
   server.onclose = onClient;
   return {
     ended,
+    finish: (ending) => finish(ending),
     stop: () => {
       process.stdin.off('end', onClient);
       process.stdin.off('close', onClient);
@@ -59,42 +68,111 @@ async function settleWithin(settled: Promise<void>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Opens a session over `roots` with the command line's policy; an ask is approved only by --yes. */
+function scopeOpener(host: CommandHost, options: CliOptions, journal: ArtifactJournal | undefined): (roots: SessionRoots) => Promise<CallScope<BuiltinSession>> {
+  return async (roots) => {
+    const session = withArtifactJournal(await openSession(host, options, roots), journal);
+    return {
+      toolset: finalizeFor(session, options.mode),
+      authorize: authorizer({
+        mode: options.mode,
+        ...sessionPolicy(session, { gitProcesses: host.gitProcesses }),
+        ask: terminalAsk({ yes: options.yes, interactive: false }),
+        unansweredNote: MCP_CANNOT_ASK,
+      }),
+    };
+  };
+}
+
 /**
  * `openwork-tools mcp`: serves the finalized toolset over MCP on stdio
  * (CONTRACT.md §4) until stdin closes or a signal arrives; then every call
  * is cancelled and no child process outlives the server (seed §5).
+ *
+ * The roots are the command line's when it names any (`--cwd`, `--root`);
+ * otherwise the client's, when it declares the `roots` capability, asked
+ * after initialize and again on every `list_changed`; otherwise the current
+ * directory. The working directory is always writable, so the current
+ * directory is never used when it is `/` or the home folder: the first
+ * `--root` stands in, and with no root named the server refuses to serve.
  */
 export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<number> {
   if (options.positionals.length > 0) throw new UsageError('mcp takes no positional arguments');
+  const named = options.cwd !== undefined || options.roots.length > 0;
+  const tooWide = options.cwd === undefined ? await tooWideToServe(process.cwd()) : undefined;
+  let roots = commandLineRoots(options);
+  const [firstRoot, ...otherRoots] = roots.writableRoots;
+  if (tooWide !== undefined && firstRoot !== undefined) {
+    // The working directory is always writable: here it would open all of it, so the first --root stands in.
+    roots = { workingDirectory: firstRoot, writableRoots: otherRoots };
+    io.stderr(`openwork-tools mcp: the current directory is ${tooWide}; the working directory is the first --root, ${firstRoot}\n`);
+  }
   // With --artifacts, write and edit record each change (and its original) before they make it.
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
-  const session = withArtifactJournal(await createSession(options), journal);
-  const toolset = finalizeFor(session, options.mode);
-  const { server, settled } = createToolServer({
-    toolset,
-    // Reuses the command line's policy; an ask is approved only by --yes.
-    authorize: authorizer({
-      mode: options.mode,
-      ...sessionPolicy(session),
-      ask: terminalAsk({ yes: options.yes, interactive: false }),
-      refusalNote: MCP_CANNOT_ASK,
-    }),
+  const host = await createHost(options);
+  const open = scopeOpener(host, options, journal);
+  let commandLine: CallScope<BuiltinSession>;
+  try {
+    // Opened at once, so a root or --read-root that does not exist is a usage error before the handshake.
+    commandLine = await open(roots);
+  } catch (error) {
+    await host.dispose();
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+
+  // The scope calls start with: settled once the client has said whether it has roots.
+  let decided = named;
+  let current: Promise<RootsState<BuiltinSession>> = Promise.resolve(commandLine);
+  let settleRoots: (state: Promise<RootsState<BuiltinSession>>) => void = () => {};
+  if (!named) current = new Promise((resolve) => (settleRoots = (state) => resolve(state)));
+
+  const { server, settled } = createToolServer<BuiltinSession>({
+    definitions: createRegistry()
+      .select(modeSelection(options.mode))
+      .map((entry) => entry.definition),
+    scope: (signal) => untilAborted(current, signal),
     version: VERSION,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(journal === undefined ? {} : { onResult: (result) => journal.appendUnrecorded(result.artifacts) }),
     log: io.stderr,
   });
   const watch = watchEnd(server);
+  const clientRoots = () => readClientRoots({ server, probe: host.filesystem, open, log: io.stderr });
+  let following = false;
+
+  server.oninitialized = () => {
+    const declared = server.getClientCapabilities()?.roots !== undefined;
+    if (named) {
+      if (declared) io.stderr('openwork-tools mcp: the client’s roots are not followed: the command line names the roots (--cwd, --root)\n');
+      return;
+    }
+    if (!declared && tooWide !== undefined) return watch.finish('refused');
+    decided = true;
+    following = declared;
+    current = declared ? clientRoots() : Promise.resolve(commandLine);
+    settleRoots(current);
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    // Calls already running keep the scope they started with; the next ones wait for this answer.
+    if (following) current = clientRoots();
+  });
+
   let ending: Ending;
   try {
     await server.connect(new StdioServerTransport());
     ending = await watch.ended;
+    // A client that leaves before saying whether it has roots never had a root to work in either.
+    if (ending === 'refused' || (ending === 'client' && !decided && tooWide !== undefined)) {
+      ending = 'refused';
+      io.stderr(`openwork-tools mcp: refusing to serve ${tooWide ?? 'this directory'} when no root is named: pass --cwd DIR (or --root DIR), or use a client that sends MCP roots\n`);
+    }
   } finally {
     // Closing aborts every running call's signal; then the process table is emptied.
     await server.close();
     await settleWithin(settled(), SETTLE_MS);
-    await session.processes.dispose();
+    await host.dispose();
     watch.stop();
   }
+  if (ending === 'refused') return 2;
   return ending === 'client' ? 0 : EXIT_STATUS[ending];
 }

@@ -1,13 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { TurnScope, type ToolProgress, type ToolResult, type ToolSessionContext } from '@openwork/tool-contract';
+import { errorResult, TurnScope, type ToolDefinition, type ToolErrorData, type ToolProgress, type ToolResult, type ToolSessionContext } from '@openwork/tool-contract';
 import type { Authorize, FinalizedToolset } from '@openwork/toolset-finalizer';
+import { toolAnnotations } from './annotations.ts';
 import { progressMessage, toMcpCallResult } from './call-result.ts';
 
-export interface ToolServerOptions<Session extends ToolSessionContext> {
+/** The toolset and policy one call runs with, bound to the roots of the moment it starts. */
+export interface CallScope<Session extends ToolSessionContext> {
   readonly toolset: FinalizedToolset<Session>;
   readonly authorize: Authorize;
+}
+
+export interface ToolServerOptions<Session extends ToolSessionContext> {
+  /** What the server advertises; every scope's toolset has these same definitions. */
+  readonly definitions: readonly ToolDefinition[];
+  /**
+   * The scope of a call that starts now, or why no call can run (no root).
+   * A call keeps the scope it started with, whatever changes while it runs.
+   */
+  readonly scope: (signal: AbortSignal) => Promise<CallScope<Session> | ToolErrorData>;
   readonly version: string;
   /** The deadline of each call (`--timeout-ms`). */
   readonly timeoutMs?: number;
@@ -26,26 +38,31 @@ export interface ToolServer {
 /**
  * The MCP tool list: the finalized definitions as they are, as `tools --json`
  * prints them, plus each tool's outputSchema (the shape of `data`, which is
- * the structured content of an ok result).
+ * the structured content of an ok result), a title and the hints clients
+ * decide approval on.
  */
-function listedTools<Session extends ToolSessionContext>(toolset: FinalizedToolset<Session>): Tool[] {
-  return toolset.definitions.map((definition) => ({
-    name: definition.name,
-    description: definition.description,
-    inputSchema: definition.inputSchema as Tool['inputSchema'],
-    ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema as Tool['outputSchema'] }),
-  }));
+function listedTools(definitions: readonly ToolDefinition[]): Tool[] {
+  return definitions.map((definition) => {
+    const annotations = toolAnnotations(definition);
+    return {
+      name: definition.name,
+      title: annotations.title,
+      description: definition.description,
+      inputSchema: definition.inputSchema as Tool['inputSchema'],
+      ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema as Tool['outputSchema'] }),
+      annotations,
+    };
+  });
 }
 
 /**
- * A low-level MCP server over one finalized toolset: the advertised list and
- * the dispatch are the same toolset (seed §6), each `tools/call` is one call.
+ * A low-level MCP server over the finalized toolset: the advertised list and
+ * the dispatch are the same definitions (seed §6), each `tools/call` is one call.
  */
 export function createToolServer<Session extends ToolSessionContext>(options: ToolServerOptions<Session>): ToolServer {
-  const { toolset } = options;
   const server = new Server({ name: 'openwork-tools', version: options.version }, { capabilities: { tools: { listChanged: false } } });
   const running = new Set<Promise<unknown>>();
-  const tools = listedTools(toolset);
+  const tools = listedTools(options.definitions);
   const withOutputSchema = new Set(tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
@@ -65,10 +82,15 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(progress ? { progress } : {}),
     });
+    const name = request.params.name;
     const call = (async () => {
       let result: ToolResult;
       try {
-        result = await toolset.call(request.params.name, request.params.arguments ?? {}, active.context, { authorize: options.authorize });
+        const scope = await options.scope(active.context.signal);
+        result =
+          'toolset' in scope
+            ? await scope.toolset.call(name, request.params.arguments ?? {}, active.context, { authorize: scope.authorize })
+            : errorResult({ tool: name, toolId: options.definitions.find((definition) => definition.name === name)?.id ?? null, callId: active.context.callId, error: scope });
       } finally {
         active.end();
       }
@@ -77,7 +99,7 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
           options.log(`openwork-tools mcp: ${result.tool} ${result.callId}: ${error instanceof Error ? error.message : String(error)}\n`);
         });
       }
-      return toMcpCallResult(result, { outputSchema: withOutputSchema.has(request.params.name) });
+      return toMcpCallResult(result, { outputSchema: withOutputSchema.has(name) });
     })();
     running.add(call);
     const forget = () => running.delete(call);

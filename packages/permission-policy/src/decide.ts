@@ -1,0 +1,52 @@
+import { createCommandClassifier, decideBashCommand, quoteCommand, type GitConfigReader } from '@openwork/builtin-tools';
+import type { AsyncFileSystem } from '@openwork/fs-backend';
+import type { PathGuard } from '@openwork/path-guard';
+import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
+import { gitDirectoryPath } from './git-directory.ts';
+import type { PermissionMode } from './permission-mode.ts';
+import type { PolicyRequest } from './request.ts';
+
+export type ExecuteEffect = Extract<ToolEffect, { kind: 'execute' }>;
+
+export interface PolicyOptions {
+  readonly mode: PermissionMode;
+  /** The session's guard: the filesystem gate and the `.git` check resolve every path with it; without it every command asks. */
+  readonly paths?: PathGuard;
+  /** Lists the directory of a glob a read-only command reads (each symlink it may expand to is checked). */
+  readonly filesystem?: AsyncFileSystem;
+  /** Reads a repository's configuration before a git command runs on its own; without it git asks. */
+  readonly gitConfig?: GitConfigReader;
+  /** Decides bash commands on their own; by default the effect classifier with `paths`. */
+  readonly classifyCommand?: (effect: ExecuteEffect, mode: PermissionMode) => Promise<PermissionDecision>;
+}
+
+/** The verdict before anyone is asked (seed §7.1, CONTRACT.md §4); nothing has run yet. */
+export async function decide(request: PolicyRequest, options: PolicyOptions): Promise<PermissionDecision> {
+  const { effect } = request;
+  const name = request.definition.name;
+  switch (effect.kind) {
+    case 'read':
+      return { verdict: 'allow', reason: 'reading is allowed', rule: 'read' };
+    case 'write': {
+      // A readOnly toolset holds no writing tool; an embedder that keeps one still gets a refusal, not a prompt.
+      if (options.mode === 'readOnly') return { verdict: 'deny', reason: `${name} writes ${effect.paths.join(', ')}, and readOnly mode writes nothing`, rule: 'readOnly' };
+      const gitPath = await gitDirectoryPath(effect.paths, options.paths, request.signal);
+      // Approvable in every mode: the person may mean it, but a model should not change what git runs on its own.
+      if (gitPath !== undefined) return { verdict: 'ask', reason: `${name} writes ${gitPath}, inside .git, where a change alters what git runs (hooks, configuration)`, rule: 'ask' };
+      return options.mode === 'acceptEdits'
+        ? { verdict: 'allow', reason: 'edits are accepted in acceptEdits mode', rule: 'acceptEdits:write' }
+        : { verdict: 'ask', reason: `${name} writes ${effect.paths.join(', ')}`, rule: 'ask' };
+    }
+    case 'execute':
+      if (options.mode === 'readOnly') return { verdict: 'deny', reason: `${name} runs ${quoteCommand(effect.command)}, and readOnly mode runs no program`, rule: 'readOnly' };
+      if (options.classifyCommand) return options.classifyCommand(effect, options.mode);
+      if (options.paths) {
+        return decideBashCommand(await createCommandClassifier(), options.paths, effect, options.mode, {
+          signal: request.signal,
+          ...(options.filesystem === undefined ? {} : { filesystem: options.filesystem }),
+          ...(options.gitConfig === undefined ? {} : { gitConfig: options.gitConfig }),
+        });
+      }
+      return { verdict: 'ask', reason: `bash runs ${quoteCommand(effect.command)}`, rule: 'ask' };
+  }
+}
