@@ -2,7 +2,7 @@ import { isPermissionMode, type PermissionMode } from '@openwork/permission-poli
 import { UsageError } from './usage-error.ts';
 
 export type { PermissionMode } from '@openwork/permission-policy';
-export type Subcommand = 'tools' | 'call' | 'undo' | 'mcp';
+export type Subcommand = 'tools' | 'call' | 'undo' | 'mcp' | 'doctor';
 
 export interface CliOptions {
   readonly subcommand: Subcommand;
@@ -28,7 +28,7 @@ export interface TerminalOptions {
   readonly rows: number | undefined;
 }
 
-const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp'];
+const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
 const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows']);
 const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
@@ -66,9 +66,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const [first, ...rest] = positionals;
   if (first === undefined) {
     if (help) return { ...defaults(), help };
-    throw new UsageError('missing subcommand: tools, call, undo or mcp');
+    throw new UsageError('missing subcommand: tools, call, undo, mcp or doctor');
   }
-  if (!SUBCOMMANDS.includes(first as Subcommand)) throw new UsageError(`unknown subcommand ${JSON.stringify(first)}; use tools, call, undo or mcp`);
+  if (!SUBCOMMANDS.includes(first as Subcommand)) throw new UsageError(`unknown subcommand ${JSON.stringify(first)}; use tools, call, undo, mcp or doctor`);
   const single = (name: string): string | undefined => {
     const given = values.get(name);
     if (given && given.length > 1) throw new UsageError(`${name} may be given once`);

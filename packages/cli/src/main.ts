@@ -54,6 +54,8 @@ export async function runCli(argv: readonly string[], io: CommandIo = defaultIo(
         return await (await import('./undo-command.ts')).undoCommand(options, io);
       case 'mcp':
         return await (await import('./mcp/mcp-command.ts')).mcpCommand(options, io);
+      case 'doctor':
+        return await (await import('./doctor-command.ts')).doctorCommand(options, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {
