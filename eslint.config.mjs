@@ -49,40 +49,86 @@ export const depConstraints = [
   },
 ];
 
+/**
+ * Every package of the workspace with its layer tag, the same as in its
+ * package.json (a test keeps the two equal). The boundary rules below are
+ * generated from this and depConstraints, so they hold in any eslint run,
+ * an editor's included, with or without nx's cached project graph.
+ */
+export const workspacePackages = [
+  { folder: 'packages/tool-contract', name: '@openwork/tool-contract', tag: 'layer:contract' },
+  { folder: 'packages/path-guard', name: '@openwork/path-guard', tag: 'layer:path-guard' },
+  { folder: 'packages/fs-backend', name: '@openwork/fs-backend', tag: 'layer:fs-backend' },
+  { folder: 'packages/process-backend', name: '@openwork/process-backend', tag: 'layer:process-backend' },
+  { folder: 'packages/builtin-tools', name: '@openwork/builtin-tools', tag: 'layer:builtin-tools' },
+  { folder: 'packages/toolset-finalizer', name: '@openwork/toolset-finalizer', tag: 'layer:finalizer' },
+  { folder: 'packages/permission-policy', name: '@openwork/permission-policy', tag: 'layer:permission-policy' },
+  { folder: 'packages/cli', name: '@openwork/cli', tag: 'layer:cli' },
+  { folder: 'tools/bench', name: '@openwork/bench', tag: 'layer:tooling' },
+  { folder: 'tools/demo', name: '@openwork/demo', tag: 'layer:tooling' },
+  { folder: 'tools/package-check', name: '@openwork/package-check', tag: 'layer:tooling' },
+  { folder: 'tools/scripts', name: '@openwork/workspace-scripts', tag: 'layer:tooling' },
+];
+
 const hostModules = ['fs', 'fs/promises', 'node:fs', 'node:fs/promises', 'child_process', 'node:child_process'];
+const HOST_MESSAGE = 'Only fs-backend, process-backend and cli may touch the host; go through AsyncFileSystem or ProcessBackend.';
+/** Layers whose source may not touch the host. */
+const NO_HOST = new Set(['layer:contract', 'layer:path-guard', 'layer:finalizer', 'layer:builtin-tools', 'layer:permission-policy']);
+/** Layers whose source uses the backend interfaces, never an implementation. */
+const INTERFACES_ONLY = new Set(['layer:builtin-tools', 'layer:permission-policy']);
+const BACKEND_IMPLEMENTATIONS = [
+  '@openwork/fs-backend/node',
+  '@openwork/fs-backend/memory',
+  '@openwork/process-backend/pipe',
+  '@openwork/process-backend/pty',
+  '@openwork/process-backend/cgroup',
+];
 
-/** Only the backends and the cli touch the host file system and processes. */
-export const hostAccessRule = {
-  'no-restricted-imports': [
-    'error',
-    {
-      paths: [
-        ...hostModules.map((name) => ({
-          name,
-          message: 'Only fs-backend, process-backend and cli may touch the host; go through AsyncFileSystem or ProcessBackend.',
-        })),
-        {
-          name: '@openwork/path-guard/backend',
-          message: 'Only fs-backend may open a CheckedPath.',
-        },
-      ],
-    },
-  ],
-};
+/** Specifiers a package may not import (exactly, or a package with any subpath), each with why. */
+export function forbiddenImports(pkg, { source }) {
+  const allowed = depConstraints.find((constraint) => constraint.sourceTag === pkg.tag)?.onlyDependOnLibsWithTags ?? [];
+  const forbidden = [];
+  for (const other of workspacePackages) {
+    if (other.name === pkg.name || allowed.includes(other.tag)) continue;
+    forbidden.push({ name: other.name, subpaths: true, message: `${pkg.name} (${pkg.tag}) may not depend on ${other.name} (${other.tag}): CONTRACT.md §1.` });
+  }
+  if (pkg.tag !== 'layer:fs-backend') forbidden.push({ name: '@openwork/path-guard/backend', message: 'Only fs-backend may open a CheckedPath.' });
+  if (source && NO_HOST.has(pkg.tag)) forbidden.push(...hostModules.map((name) => ({ name, message: HOST_MESSAGE })));
+  if (source && INTERFACES_ONLY.has(pkg.tag)) {
+    forbidden.push(...BACKEND_IMPLEMENTATIONS.map((name) => ({ name, message: 'Tools use the backend interfaces; the session hands them an implementation.' })));
+  }
+  return forbidden;
+}
 
-const backendOnlyRule = {
-  'no-restricted-imports': [
-    'error',
-    {
-      paths: [
-        ...['@openwork/fs-backend/node', '@openwork/fs-backend/memory', '@openwork/process-backend/pipe', '@openwork/process-backend/pty'].map(
-          (name) => ({ name, message: 'Tools use the backend interfaces; the session hands them an implementation.' }),
-        ),
-        ...hostAccessRule['no-restricted-imports'][1].paths,
-      ],
-    },
-  ],
-};
+// esquery's regex literal ends at the first `/`, so a slash is written \x2F.
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('/', '\\x2F');
+
+/** The rules for one package: static imports and re-exports through no-restricted-imports, `import()` through no-restricted-syntax. */
+function boundaryRules(pkg, options) {
+  const forbidden = forbiddenImports(pkg, options);
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: forbidden.map(({ name, message }) => ({ name, message })),
+        patterns: forbidden.filter((entry) => entry.subpaths).map(({ name, message }) => ({ group: [`${name}/*`], message })),
+      },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      ...forbidden.map(({ name, subpaths, message }) => ({
+        selector: `ImportExpression[source.value=/^${escapeRegExp(name)}${subpaths ? '(\\x2F.*)?' : ''}$/]`,
+        message,
+      })),
+    ],
+  };
+}
+
+const boundaryConfigs = workspacePackages.flatMap((pkg) => [
+  { files: [`${pkg.folder}/**/*.ts`], ignores: [`${pkg.folder}/src/**`], rules: boundaryRules(pkg, { source: false }) },
+  { files: [`${pkg.folder}/src/**/*.ts`], ignores: ['**/*.test.ts'], rules: boundaryRules(pkg, { source: true }) },
+  { files: [`${pkg.folder}/src/**/*.test.ts`], rules: boundaryRules(pkg, { source: false }) },
+]);
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/coverage/**', '**/*.d.ts', 'tools/bench/.corpus/**'] },
@@ -104,17 +150,7 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['packages/{tool-contract,path-guard,toolset-finalizer}/src/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: hostAccessRule,
-  },
-  {
-    // The policy decides on interfaces; the session it is given holds the implementations.
-    files: ['packages/{builtin-tools,permission-policy}/src/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: backendOnlyRule,
-  },
+  ...boundaryConfigs,
   {
     // Build configuration is not package code: it may reach the shared root config.
     files: ['packages/*/vitest.config.ts', 'tools/*/vitest.config.ts'],

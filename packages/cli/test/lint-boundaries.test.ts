@@ -1,11 +1,12 @@
 // Proves each boundary rule of eslint.config.mjs fires: remove a rule and a
 // probe here fails. The probes are linted as virtual files inside each package.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const workspace = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -105,6 +106,61 @@ describe('only the backends and cli touch the host', () => {
   it('fs-backend may import node:fs and the CheckedPath door', async () => {
     const messages = await lint('packages/fs-backend/src/lint-probe.ts', "import { readFile } from 'node:fs/promises';\nimport { readCheckedPath } from '@openwork/path-guard/backend';\nexport const probe = [readFile, readCheckedPath];\n");
     expect(messages.map((message) => message.rule)).not.toContain('no-restricted-imports');
+  });
+});
+
+describe('the direction holds in a plain eslint run, with no nx project graph (an editor, a fresh checkout)', () => {
+  let emptyGraph: string;
+  beforeAll(() => {
+    emptyGraph = mkdtempSync(join(tmpdir(), 'ow-no-graph-'));
+  });
+  afterAll(() => rmSync(emptyGraph, { recursive: true, force: true }));
+
+  /** Runs the eslint command on a probe as stdin, nx pointed at an empty workspace data folder. */
+  function plainEslint(file: string, code: string): { exitCode: number; output: string } {
+    const result = spawnSync('npx', ['eslint', '--stdin', '--stdin-filename', file], {
+      cwd: workspace,
+      input: code,
+      encoding: 'utf8',
+      env: { ...process.env, NX_WORKSPACE_DATA_DIRECTORY: emptyGraph, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    });
+    return { exitCode: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
+  }
+
+  it.each([
+    ['packages/builtin-tools/src/lint-probe.ts', "import { runCli } from '@openwork/cli';\nexport const probe = runCli;\n", 'may not depend on @openwork/cli'],
+    ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('@openwork/cli');\n", 'may not depend on @openwork/cli'],
+    ['packages/builtin-tools/src/lint-probe.ts', "export { runCli } from '@openwork/cli';\n", 'may not depend on @openwork/cli'],
+    ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('node:child_process');\n", 'may touch the host'],
+    ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('@openwork/path-guard/backend');\n", 'Only fs-backend may open a CheckedPath'],
+    ['packages/tool-contract/src/lint-probe.ts', "export const probe = import('@openwork/path-guard');\n", 'may not depend on @openwork/path-guard'],
+    ['packages/toolset-finalizer/src/lint-probe.ts', "import type { BuiltinSession } from '@openwork/builtin-tools';\nexport type Probe = BuiltinSession;\n", 'may not depend on @openwork/builtin-tools'],
+    ['packages/process-backend/src/lint-probe.ts', "export const probe = import('@openwork/fs-backend/node');\n", 'may not depend on @openwork/fs-backend'],
+    ['packages/cli/src/lint-probe.ts', "export const probe = import('@openwork/path-guard/backend');\n", 'Only fs-backend may open a CheckedPath'],
+  ])('%s: %s fails', (file, code, message) => {
+    expect(existsSync(join(emptyGraph, 'project-graph.json'))).toBe(false);
+    const result = plainEslint(file, code);
+    expect(result.exitCode, result.output).toBe(1);
+    expect(result.output).toContain(message);
+  });
+
+  it('a permitted import still passes', () => {
+    const result = plainEslint('packages/builtin-tools/src/lint-probe.ts', "export const probe = import('@openwork/tool-contract');\n");
+    expect(result.exitCode, result.output).toBe(0);
+  });
+
+  it('the package table the rules are made from matches every package.json', async () => {
+    const { workspacePackages } = (await import(join(workspace, 'eslint.config.mjs'))) as { workspacePackages: { folder: string; name: string; tag: string }[] };
+    const folders = ['packages', 'tools'].flatMap((parent) =>
+      readdirSync(join(workspace, parent), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(workspace, parent, entry.name, 'package.json')))
+        .map((entry) => `${parent}/${entry.name}`),
+    );
+    const actual = folders.map((folder) => {
+      const manifest = JSON.parse(readFileSync(join(workspace, folder, 'package.json'), 'utf8')) as { name: string; nx?: { tags?: string[] } };
+      return { folder, name: manifest.name, tag: manifest.nx?.tags?.[0] ?? '' };
+    });
+    expect([...workspacePackages].sort((a, b) => a.folder.localeCompare(b.folder))).toEqual(actual.sort((a, b) => a.folder.localeCompare(b.folder)));
   });
 });
 
