@@ -12,6 +12,14 @@ export interface ToolLimits {
   readonly maxReadFileBytes: number;
   /** read: characters kept of one line; the rest is cut and the output says so. */
   readonly maxLineChars: number;
+  /**
+   * read: most bytes of image data one read hands the model: an image file
+   * above it is `too_large`, and a notebook's image outputs past it are left
+   * out, each named in the output. Default 3.75 MiB, whose base64 form is
+   * 5 MiB: the most Anthropic's API takes for one image (it refuses the whole
+   * request over a larger one), and opencode's default cap.
+   */
+  readonly maxImageBytes?: number;
   /** grep: files above this are skipped, and counted in `skipped.tooLarge`. */
   readonly maxSearchFileBytes: number;
   /**
@@ -34,6 +42,7 @@ export const DEFAULT_LIMITS: ToolLimits = Object.freeze({
   maxContentBytes: 1024 * 1024,
   maxReadFileBytes: 16 * 1024 * 1024,
   maxLineChars: 2000,
+  maxImageBytes: (5 * 1024 * 1024 * 3) / 4,
   maxSearchFileBytes: 4 * 1024 * 1024,
   searchConcurrency: 256,
   maxProcesses: 512,

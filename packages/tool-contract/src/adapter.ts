@@ -108,6 +108,7 @@ export function adaptTool<Input extends TObject, Output, Session extends ToolSes
               output: outcome.output,
               data: outcome.data,
               artifacts: outcome.artifacts ?? [],
+              ...(outcome.images !== undefined && outcome.images.length > 0 ? { images: outcome.images } : {}),
               ...withDecision,
             };
           } catch (error) {

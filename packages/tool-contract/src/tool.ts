@@ -3,6 +3,7 @@ import type { Artifact } from './artifact.ts';
 import type { ToolCallContext, ToolSessionContext } from './context.ts';
 import type { PermissionDecision } from './decision.ts';
 import type { ToolEffect } from './effect.ts';
+import type { ImagePart } from './result.ts';
 import { TOOL_NAME, toolId, type ToolId, type ToolRisk } from './tool-id.ts';
 
 /** How the call came to run: the policy's decision, when one was asked (seed §7.1). */
@@ -21,6 +22,8 @@ export interface ToolOutcome<Output> {
   /** The model text. */
   readonly output: string;
   readonly artifacts?: readonly Artifact[];
+  /** Images for the model beside the text, named by it; they become the ok result's `images`. */
+  readonly images?: readonly ImagePart[];
 }
 
 /**

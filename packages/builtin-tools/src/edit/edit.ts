@@ -6,7 +6,7 @@ import type { BuiltinSession } from '../session.ts';
 import { absoluteOf } from '../shared/absolute.ts';
 import { commitRecorded } from '../shared/artifact-journal.ts';
 import { fileChangeArtifact } from '../shared/file-change.ts';
-import { decodeText, encodeText, encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
+import { decodeText, encodeText, encodeUtf8, encodingField, formatBytes, sha256 } from '../shared/text.ts';
 import { lineEndings, toCrlf } from './line-endings.ts';
 import { lineOf, nearestLines, occurrences, replaceLiteral } from './matching.ts';
 import { changedElsewhere, changedLineRanges } from './since-read.ts';
@@ -189,18 +189,23 @@ export const editTool = defineTool({
             throw new ToolError(error.kind, `edit ${index + 1} of ${replacements.length} failed, so none was applied and ${path.displayPath} is unchanged: ${error.message}`);
           }
         }
-        const afterBytes = encodeText({ text: planned.text, bom: decoded.bom });
+        // The file keeps its encoding and its byte-order mark (UTF-16 included).
+        const afterBytes = encodeText({ ...decoded, text: planned.text });
         if (afterBytes.length > session.limits.maxContentBytes) {
           throw new ToolError('too_large', `the edited file would be ${formatBytes(afterBytes.length)}, above the ${formatBytes(session.limits.maxContentBytes)} limit`);
         }
         const afterDigest = sha256(afterBytes);
         const bom = decoded.bom ? '\uFEFF' : '';
-        const artifact: FileChangeArtifact = fileChangeArtifact({
-          path: path.displayPath,
-          absolutePath: absoluteOf(session.paths, path),
-          before: { text: bom + decoded.text, sha256: digest },
-          after: { text: bom + planned.text, sha256: afterDigest },
-        });
+        const artifact: FileChangeArtifact = {
+          ...fileChangeArtifact({
+            path: path.displayPath,
+            absolutePath: absoluteOf(session.paths, path),
+            before: { text: bom + decoded.text, sha256: digest },
+            after: { text: bom + planned.text, sha256: afterDigest },
+          }),
+          // Undo writes the original back in this encoding, so it gets the exact bytes again.
+          ...encodingField(decoded),
+        };
         // The backend compares the digest again right before the rename: a concurrent change is `stale`.
         await commitRecorded(session, artifact, signal, () => session.filesystem.writeFile(path, afterBytes, { signal, expectedSha256: digest }));
         session.readLedger.remember(key, afterDigest, planned.text);

@@ -15,6 +15,17 @@ export const ReadOutput = Type.Object({
   totalLines: Type.Optional(Count),
   truncated: Type.Boolean(),
   nextOffset: Type.Optional(Count),
+  kind: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('notebook')])),
+  encoding: Type.Optional(Type.Union([Type.Literal('utf-16le'), Type.Literal('utf-16be')])),
+  image: Type.Optional(
+    Type.Object({
+      mediaType: Type.Union([Type.Literal('image/png'), Type.Literal('image/jpeg'), Type.Literal('image/gif'), Type.Literal('image/webp')]),
+      bytes: Count,
+      width: Type.Integer({ minimum: 1 }),
+      height: Type.Integer({ minimum: 1 }),
+    }),
+  ),
+  notebook: Type.Optional(Type.Object({ cells: Count, language: Type.Optional(Type.String()), images: Count, omittedImages: Count })),
 });
 
 export const WriteOutput = Type.Object({ path: Type.String(), created: Type.Boolean(), bytes: Count });

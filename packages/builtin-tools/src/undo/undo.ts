@@ -1,7 +1,7 @@
 import { ToolError, type FileChangeArtifact } from '@openwork/tool-contract';
 import type { CheckedPath } from '@openwork/path-guard';
 import type { BuiltinSession } from '../session.ts';
-import { encodeUtf8, sha256 } from '../shared/text.ts';
+import { encodeIn, sha256 } from '../shared/text.ts';
 
 export interface UndoConflict {
   readonly changeId: string;
@@ -69,7 +69,8 @@ async function undoOne(session: UndoSession, change: FileChangeArtifact, unconfi
         if (change.change === 'create') {
           await session.filesystem.removeFile(path, { expectedSha256: change.afterSha256, signal });
         } else {
-          await session.filesystem.writeFile(path, encodeUtf8(change.originalContent ?? ''), { signal, expectedSha256: change.afterSha256 });
+          // In the encoding the original had (absent: UTF-8), so the file gets its exact bytes back.
+          await session.filesystem.writeFile(path, encodeIn(change.originalContent ?? '', change.encoding), { signal, expectedSha256: change.afterSha256 });
         }
       } catch (error) {
         if (error instanceof ToolError && (error.kind === 'stale' || error.kind === 'conflict')) {

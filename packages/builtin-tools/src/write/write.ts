@@ -1,11 +1,11 @@
-import { defineTool, ToolError } from '@openwork/tool-contract';
+import { defineTool, ToolError, type TextEncoding } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { absoluteOf } from '../shared/absolute.ts';
 import { commitRecorded } from '../shared/artifact-journal.ts';
 import { fileChangeArtifact } from '../shared/file-change.ts';
-import { decodeText, encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
+import { decodeText, encodeUtf8, encodingField, formatBytes, sha256 } from '../shared/text.ts';
 import { WriteOutput } from '../shared/output-schemas.ts';
 import { refuseDirectoryForm } from './file-path.ts';
 
@@ -42,6 +42,7 @@ export const writeTool = defineTool({
       path,
       async () => {
         let before: { text: string; sha256: string } | null = null;
+        let original: { readonly encoding?: TextEncoding } = {};
         if (path.exists) {
           const old = await session.filesystem.readFile(path, { maxBytes: maxContentBytes, signal: call.signal }).catch((error: unknown) => {
             if (error instanceof ToolError && error.kind === 'too_large') {
@@ -51,11 +52,13 @@ export const writeTool = defineTool({
           });
           const decoded = decodeText(old, path.displayPath);
           before = { text: decoded.bom ? `\uFEFF${decoded.text}` : decoded.text, sha256: sha256(old) };
+          original = encodingField(decoded);
         }
         const after = { text: input.content, sha256: sha256(bytes) };
         const unchanged = before !== null && before.sha256 === after.sha256;
         // The artifact is made before the commit, so a journal can hold it (with the original) first.
-        const artifact = unchanged ? undefined : fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before, after });
+        // The new content is UTF-8; undo writes the original back in its own encoding (a UTF-16 file replaced by write).
+        const artifact = unchanged ? undefined : { ...fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before, after }), ...original };
         const commit = () =>
           session.filesystem.writeFile(path, bytes, {
             signal: call.signal,
