@@ -24,6 +24,14 @@ describe('toMcpCallResult (CONTRACT.md §4)', () => {
     expect(toMcpCallResult(missing).isError).toBe(true);
   });
 
+  it('sends an image a result carries as MCP image content after the text, never in it', () => {
+    const withImage: ToolResult = { ...ok({ kind: 'image' }), output: 'a.png: PNG image', images: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }] };
+    expect(toMcpCallResult(withImage).content).toEqual([
+      { type: 'text', text: 'a.png: PNG image' },
+      { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+    ]);
+  });
+
   it('carries the text of each progress event', () => {
     expect([{ kind: 'stdout', chunk: 'a' } as const, { kind: 'stderr', chunk: 'b' } as const, { kind: 'message', message: 'c' } as const].map(progressMessage)).toEqual(['a', 'b', 'c']);
   });

@@ -15,7 +15,7 @@ export function toMcpCallResult(result: ToolResult, options: { readonly outputSc
   // A tool's outputSchema describes an ok result's data; an error's data has another shape and stays in the text.
   const structured = isJsonObject(data) && (result.status === 'ok' || options.outputSchema !== true);
   return {
-    content: [{ type: 'text', text: model.content }],
+    content: [{ type: 'text', text: model.content }, ...(model.images ?? []).map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mediaType }))],
     isError: model.isError,
     // A round trip drops what JSON cannot carry (undefined fields), as the wire would.
     ...(structured ? { structuredContent: JSON.parse(JSON.stringify(data)) as Record<string, unknown> } : {}),

@@ -13,11 +13,17 @@ export interface AnthropicToolUseBlock {
 /** Any block of an assistant message's content; only `tool_use` blocks are run. */
 export type AnthropicContentBlock = AnthropicToolUseBlock | { readonly type: string; readonly [field: string]: unknown };
 
+/** A part of a tool result's content when the result carries images. */
+export type AnthropicToolResultContent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly source: { readonly type: 'base64'; readonly media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; readonly data: string } };
+
 /** What goes back in the next user message, one per `tool_use`, in the same order. */
 export interface AnthropicToolResultBlock {
   readonly type: 'tool_result';
   readonly tool_use_id: string;
-  readonly content: string;
+  /** The model text; with images, the text then one image block each. */
+  readonly content: string | AnthropicToolResultContent[];
   readonly is_error?: true;
 }
 
@@ -49,7 +55,13 @@ export async function runAnthropicToolUses<Session extends ToolSessionContext, B
     return {
       type: 'tool_result',
       tool_use_id: uses[index]?.id ?? result.callId,
-      content: model.content,
+      content:
+        model.images === undefined
+          ? model.content
+          : [
+              { type: 'text', text: model.content },
+              ...model.images.map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mediaType, data: image.data } })),
+            ],
       ...(model.isError ? { is_error: true } : {}),
     };
   });

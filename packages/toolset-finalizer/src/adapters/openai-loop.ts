@@ -24,6 +24,16 @@ export interface OpenAiToolMessage {
   readonly content: string;
 }
 
+/**
+ * A user message after the tool messages that carries the images results
+ * returned: Chat Completions tool messages hold text only, so the images
+ * follow as `image_url` parts (data URLs), each named by its call.
+ */
+export interface OpenAiImageMessage {
+  readonly role: 'user';
+  readonly content: ({ readonly type: 'text'; readonly text: string } | { readonly type: 'image_url'; readonly image_url: { readonly url: string } })[];
+}
+
 function toModelCall<Session extends ToolSessionContext>(toolset: FinalizedToolset<Session>, call: OpenAiToolCall | OpenAiCustomToolCall): ModelCall {
   if (call.type === 'function') return readFunctionCall(toolset, call.id, call.function.name, call.function.arguments);
   // The toolset advertises function tools only; a custom call to one of them is answered, never run.
@@ -43,15 +53,36 @@ export async function runOpenAiToolCalls<Session extends ToolSessionContext>(
   toolCalls: readonly (OpenAiToolCall | OpenAiCustomToolCall)[] | undefined,
   options: ToolLoopOptions = {},
 ): Promise<OpenAiToolMessage[]> {
+  return (await runOpenAiToolCallsWithImages(toolset, toolCalls, options)).toolMessages;
+}
+
+/**
+ * `runOpenAiToolCalls`, plus the images the results returned as one user
+ * message to send after the tool messages (Chat Completions tool messages
+ * hold text only); absent when no result had an image.
+ */
+export async function runOpenAiToolCallsWithImages<Session extends ToolSessionContext>(
+  toolset: FinalizedToolset<Session>,
+  toolCalls: readonly (OpenAiToolCall | OpenAiCustomToolCall)[] | undefined,
+  options: ToolLoopOptions = {},
+): Promise<{ readonly toolMessages: OpenAiToolMessage[]; readonly imageMessage?: OpenAiImageMessage }> {
   const calls = toolCalls ?? [];
   const results = await runModelCalls(
     toolset,
     calls.map((call) => toModelCall(toolset, call)),
     options,
   );
-  return results.map((result, index) => ({
-    role: 'tool',
-    tool_call_id: calls[index]?.id ?? result.callId,
-    content: toModelResult(result).content,
-  }));
+  const toolMessages: OpenAiToolMessage[] = [];
+  const images: OpenAiImageMessage['content'][number][] = [];
+  results.forEach((result, index) => {
+    const model = toModelResult(result);
+    const id = calls[index]?.id ?? result.callId;
+    const attached = model.images ?? [];
+    const note = attached.length === 0 ? '' : `\n(${attached.length} image${attached.length === 1 ? '' : 's'} of this result follow in the next message)`;
+    toolMessages.push({ role: 'tool', tool_call_id: id, content: `${model.content}${note}` });
+    if (attached.length === 0) return;
+    images.push({ type: 'text', text: `Images returned by tool call ${id}:` });
+    for (const image of attached) images.push({ type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } });
+  });
+  return images.length === 0 ? { toolMessages } : { toolMessages, imageMessage: { role: 'user', content: images } };
 }

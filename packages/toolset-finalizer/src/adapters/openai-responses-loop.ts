@@ -18,7 +18,10 @@ export type OpenAiResponseOutputItem = OpenAiFunctionCallItem | { readonly type:
 export interface OpenAiFunctionCallOutputItem {
   readonly type: 'function_call_output';
   readonly call_id: string;
-  readonly output: string;
+  /** The model text; with images, an `input_text` part then one `input_image` part (a data URL) each. */
+  readonly output:
+    | string
+    | ({ readonly type: 'input_text'; readonly text: string } | { readonly type: 'input_image'; readonly image_url: string; readonly detail: 'auto' })[];
 }
 
 function isFunctionCall(item: { readonly type: string }): item is OpenAiFunctionCallItem {
@@ -45,9 +48,18 @@ export async function runOpenAiResponsesCalls<Session extends ToolSessionContext
     calls.map((call) => readFunctionCall(toolset, call.call_id, call.name, call.arguments)),
     options,
   );
-  return results.map((result, index) => ({
-    type: 'function_call_output',
-    call_id: calls[index]?.call_id ?? result.callId,
-    output: toModelResult(result).content,
-  }));
+  return results.map((result, index) => {
+    const model = toModelResult(result);
+    return {
+      type: 'function_call_output',
+      call_id: calls[index]?.call_id ?? result.callId,
+      output:
+        model.images === undefined
+          ? model.content
+          : [
+              { type: 'input_text', text: model.content },
+              ...model.images.map((image) => ({ type: 'input_image' as const, image_url: `data:${image.mediaType};base64,${image.data}`, detail: 'auto' as const })),
+            ],
+    };
+  });
 }

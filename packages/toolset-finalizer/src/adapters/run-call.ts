@@ -13,7 +13,7 @@ export interface CallStarter {
 export interface ToolLoopOptions {
   /** The turn the calls belong to; default: a new `TurnScope` per batch. */
   readonly turn?: CallStarter;
-  /** Core's permission decision, asked before each call runs; without it every call is allowed. */
+  /** Core's permission decision, asked before each call runs; without it, the toolset's own (reads only, unless it was finalized with one). */
   readonly authorize?: Authorize;
   /** Each call's deadline, relative to its start. */
   readonly timeoutMs?: number;
