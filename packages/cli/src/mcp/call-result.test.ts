@@ -25,7 +25,16 @@ describe('toMcpCallResult (CONTRACT.md §4)', () => {
   });
 
   it('sends an image a result carries as MCP image content after the text, never in it', () => {
-    const withImage: ToolResult = { ...ok({ kind: 'image' }), output: 'a.png: PNG image', images: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }] };
+    const withImage: ToolResult = {
+      tool: 'read',
+      toolId: null,
+      callId: '1',
+      status: 'ok',
+      output: 'a.png: PNG image',
+      data: { kind: 'image' },
+      artifacts: [],
+      images: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }],
+    };
     expect(toMcpCallResult(withImage).content).toEqual([
       { type: 'text', text: 'a.png: PNG image' },
       { type: 'image', data: 'AAAA', mimeType: 'image/png' },
