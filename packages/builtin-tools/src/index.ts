@@ -32,6 +32,7 @@ export type { BuiltinSession } from './session.ts';
 export type { ChangeJournal } from './session.ts';
 export type { ToolLimits } from './session.ts';
 export { ReadLedger } from './shared/read-ledger.ts';
+export { ChangeQueue } from './shared/change-queue.ts';
 export { builtinTools } from './tools.ts';
 export { writeTool } from './write/write.ts';
 export type { WriteData } from './write/write.ts';

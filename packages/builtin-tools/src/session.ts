@@ -2,6 +2,7 @@ import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { PathGuard } from '@openwork/path-guard';
 import type { ProcessBackend } from '@openwork/process-backend';
 import type { FileChangeArtifact, ToolSessionContext } from '@openwork/tool-contract';
+import type { ChangeQueue } from './shared/change-queue.ts';
 import type { ReadLedger } from './shared/read-ledger.ts';
 
 /** Limits a product may tune; every one is reported when hit. */
@@ -74,6 +75,8 @@ export interface BuiltinSession extends ToolSessionContext {
   readonly limits: ToolLimits;
   /** What the model last saw of each file, for edit's staleness check. */
   readonly readLedger: ReadLedger;
+  /** The session's serial line for write, edit and undo (seed §10); absent, only per-path locks order them. */
+  readonly changeQueue?: ChangeQueue;
   /** Where write and edit record each change before they make it; absent, they only return it as an artifact. */
   readonly changeJournal?: ChangeJournal;
 }

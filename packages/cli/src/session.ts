@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_LIMITS, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
+import { ChangeQueue, DEFAULT_LIMITS, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
 import type { ProcessBackend } from '@openwork/process-backend';
@@ -90,6 +90,8 @@ export async function openSession(host: CommandHost, options: CliOptions, roots:
     limits: DEFAULT_LIMITS,
     // Keyed by display path, which is relative to the working directory: one ledger per session.
     readLedger: new ReadLedger(),
+    // seed §10: the MCP server serves calls concurrently; write and edit of one session take one line.
+    changeQueue: new ChangeQueue(),
   };
 }
 

@@ -3,6 +3,7 @@ import type { CheckedPath } from '@openwork/path-guard';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
+import { inChangeQueue } from '../shared/change-queue.ts';
 import { absoluteOf } from '../shared/absolute.ts';
 import { commitRecorded } from '../shared/artifact-journal.ts';
 import { fileChangeArtifact } from '../shared/file-change.ts';
@@ -142,78 +143,80 @@ export const editTool = defineTool({
   input: EditInput,
   output: EditOutput,
   effect: (input) => ({ kind: 'write', paths: [input.path] }),
-  execute: async (session: BuiltinSession, call, input) => {
-    const replacements = replacementsOf(input);
-    replacements.forEach((replacement, index) => {
-      if (replacement.oldText !== replacement.newText) return;
-      const which = replacements.length === 1 ? '' : `edit ${index + 1}: `;
-      throw new ToolError('no_change', `${which}oldText and newText are the same, so the edit would change nothing; give the text you want instead`);
-    });
-    const { signal } = call;
-    refuseDirectoryForm(input.path);
-    const first = replacements[0];
-    if (replacements.length === 1 && first !== undefined && first.oldText === '') {
-      const path = await session.paths.resolvePath(input.path, 'write', 'may_create', { signal });
-      if (path.exists) {
-        throw new ToolError('already_exists', `${path.displayPath} already exists; an empty oldText only creates new files: give the text to replace, or use write`);
+  // seed §10: one line with the session's other changes and its undo.
+  execute: (session: BuiltinSession, call, input) =>
+    inChangeQueue(session, call.signal, async () => {
+      const replacements = replacementsOf(input);
+      replacements.forEach((replacement, index) => {
+        if (replacement.oldText !== replacement.newText) return;
+        const which = replacements.length === 1 ? '' : `edit ${index + 1}: `;
+        throw new ToolError('no_change', `${which}oldText and newText are the same, so the edit would change nothing; give the text you want instead`);
+      });
+      const { signal } = call;
+      refuseDirectoryForm(input.path);
+      const first = replacements[0];
+      if (replacements.length === 1 && first !== undefined && first.oldText === '') {
+        const path = await session.paths.resolvePath(input.path, 'write', 'may_create', { signal });
+        if (path.exists) {
+          throw new ToolError('already_exists', `${path.displayPath} already exists; an empty oldText only creates new files: give the text to replace, or use write`);
+        }
+        return createFile(session, path, first.newText, signal);
       }
-      return createFile(session, path, first.newText, signal);
-    }
-    const path = await session.paths.resolvePath(input.path, 'write', 'must_exist', { signal });
-    if (path.kind === 'directory') throw new ToolError('is_directory', `${path.displayPath} is a directory; give a file path`);
-    // seed §9 edit: one write lock per canonical path; read, compute, re-check the digest, commit.
-    return session.filesystem.withLock(
-      path,
-      async () => {
-        const bytes = await session.filesystem.readFile(path, { maxBytes: session.limits.maxContentBytes, signal });
-        const digest = sha256(bytes);
-        const key = session.paths.canonicalKey(path);
-        const seen = session.readLedger.seen(key);
-        const decoded = decodeText(bytes, path.displayPath);
-        let note = '';
-        if (seen !== undefined && seen.sha256 !== digest) {
-          // A change elsewhere in the file (a formatter, another edit) need not send the model back to read it all again.
-          if (seen.text === undefined || !changedElsewhere(seen.text, decoded.text, replacements)) {
-            throw new ToolError('stale', `${path.displayPath} changed on disk since you last read it, around the text you are replacing; read it again, then edit`);
+      const path = await session.paths.resolvePath(input.path, 'write', 'must_exist', { signal });
+      if (path.kind === 'directory') throw new ToolError('is_directory', `${path.displayPath} is a directory; give a file path`);
+      // seed §9 edit: one write lock per canonical path; read, compute, re-check the digest, commit.
+      return session.filesystem.withLock(
+        path,
+        async () => {
+          const bytes = await session.filesystem.readFile(path, { maxBytes: session.limits.maxContentBytes, signal });
+          const digest = sha256(bytes);
+          const key = session.paths.canonicalKey(path);
+          const seen = session.readLedger.seen(key);
+          const decoded = decodeText(bytes, path.displayPath);
+          let note = '';
+          if (seen !== undefined && seen.sha256 !== digest) {
+            // A change elsewhere in the file (a formatter, another edit) need not send the model back to read it all again.
+            if (seen.text === undefined || !changedElsewhere(seen.text, decoded.text, replacements)) {
+              throw new ToolError('stale', `${path.displayPath} changed on disk since you last read it, around the text you are replacing; read it again, then edit`);
+            }
+            note = `\nNote: ${path.displayPath} changed since you last read it (now lines ${changedLineRanges(seen.text, decoded.text)}); the lines around your edit were unchanged, so it was applied. Read the file again before you edit those lines.`;
           }
-          note = `\nNote: ${path.displayPath} changed since you last read it (now lines ${changedLineRanges(seen.text, decoded.text)}); the lines around your edit were unchanged, so it was applied. Read the file again before you edit those lines.`;
-        }
-        // seed §9: still exact matching, applied in memory in order; one digest check and one write for all.
-        let planned: Planned = { text: decoded.text, replacements: 0 };
-        for (const [index, replacement] of replacements.entries()) {
-          try {
-            const step = plan(planned.text, replacement.oldText, replacement.newText, replacement.replaceAll === true, path.displayPath);
-            planned = { text: step.text, replacements: planned.replacements + step.replacements };
-          } catch (error) {
-            if (!(error instanceof ToolError) || replacements.length === 1) throw error;
-            throw new ToolError(error.kind, `edit ${index + 1} of ${replacements.length} failed, so none was applied and ${path.displayPath} is unchanged: ${error.message}`);
+          // seed §9: still exact matching, applied in memory in order; one digest check and one write for all.
+          let planned: Planned = { text: decoded.text, replacements: 0 };
+          for (const [index, replacement] of replacements.entries()) {
+            try {
+              const step = plan(planned.text, replacement.oldText, replacement.newText, replacement.replaceAll === true, path.displayPath);
+              planned = { text: step.text, replacements: planned.replacements + step.replacements };
+            } catch (error) {
+              if (!(error instanceof ToolError) || replacements.length === 1) throw error;
+              throw new ToolError(error.kind, `edit ${index + 1} of ${replacements.length} failed, so none was applied and ${path.displayPath} is unchanged: ${error.message}`);
+            }
           }
-        }
-        // The file keeps its encoding and its byte-order mark (UTF-16 included).
-        const afterBytes = encodeText({ ...decoded, text: planned.text });
-        if (afterBytes.length > session.limits.maxContentBytes) {
-          throw new ToolError('too_large', `the edited file would be ${formatBytes(afterBytes.length)}, above the ${formatBytes(session.limits.maxContentBytes)} limit`);
-        }
-        const afterDigest = sha256(afterBytes);
-        const bom = decoded.bom ? '\uFEFF' : '';
-        const artifact: FileChangeArtifact = {
-          ...fileChangeArtifact({
-            path: path.displayPath,
-            absolutePath: absoluteOf(session.paths, path),
-            before: { text: bom + decoded.text, sha256: digest },
-            after: { text: bom + planned.text, sha256: afterDigest },
-          }),
-          // Undo writes the original back in this encoding, so it gets the exact bytes again.
-          ...encodingField(decoded),
-        };
-        // The backend compares the digest again right before the rename: a concurrent change is `stale`.
-        await commitRecorded(session, artifact, signal, () => session.filesystem.writeFile(path, afterBytes, { signal, expectedSha256: digest }));
-        session.readLedger.remember(key, afterDigest, planned.text);
-        const data: EditData = { path: path.displayPath, replacements: planned.replacements, created: false };
-        const summary = `Edited ${path.displayPath}: ${planned.replacements} replacement${planned.replacements === 1 ? '' : 's'} (+${artifact.added} -${artifact.removed} lines)`;
-        return { data, output: summary + note, artifacts: [artifact] };
-      },
-      { signal },
-    );
-  },
+          // The file keeps its encoding and its byte-order mark (UTF-16 included).
+          const afterBytes = encodeText({ ...decoded, text: planned.text });
+          if (afterBytes.length > session.limits.maxContentBytes) {
+            throw new ToolError('too_large', `the edited file would be ${formatBytes(afterBytes.length)}, above the ${formatBytes(session.limits.maxContentBytes)} limit`);
+          }
+          const afterDigest = sha256(afterBytes);
+          const bom = decoded.bom ? '\uFEFF' : '';
+          const artifact: FileChangeArtifact = {
+            ...fileChangeArtifact({
+              path: path.displayPath,
+              absolutePath: absoluteOf(session.paths, path),
+              before: { text: bom + decoded.text, sha256: digest },
+              after: { text: bom + planned.text, sha256: afterDigest },
+            }),
+            // Undo writes the original back in this encoding, so it gets the exact bytes again.
+            ...encodingField(decoded),
+          };
+          // The backend compares the digest again right before the rename: a concurrent change is `stale`.
+          await commitRecorded(session, artifact, signal, () => session.filesystem.writeFile(path, afterBytes, { signal, expectedSha256: digest }));
+          session.readLedger.remember(key, afterDigest, planned.text);
+          const data: EditData = { path: path.displayPath, replacements: planned.replacements, created: false };
+          const summary = `Edited ${path.displayPath}: ${planned.replacements} replacement${planned.replacements === 1 ? '' : 's'} (+${artifact.added} -${artifact.removed} lines)`;
+          return { data, output: summary + note, artifacts: [artifact] };
+        },
+        { signal },
+      );
+    }),
 });

@@ -1,6 +1,7 @@
 import { ToolError, type FileChangeArtifact } from '@openwork/tool-contract';
 import type { CheckedPath } from '@openwork/path-guard';
 import type { BuiltinSession } from '../session.ts';
+import { inChangeQueue } from '../shared/change-queue.ts';
 import { encodeIn, sha256 } from '../shared/text.ts';
 
 export interface UndoConflict {
@@ -28,7 +29,7 @@ export interface UndoOptions {
 }
 
 /** The session parts undo needs: the guard of the undo's own roots and the file system. */
-export type UndoSession = Pick<BuiltinSession, 'paths' | 'filesystem' | 'limits'>;
+export type UndoSession = Pick<BuiltinSession, 'paths' | 'filesystem' | 'limits' | 'changeQueue'>;
 
 async function currentDigest(session: UndoSession, path: CheckedPath, signal: AbortSignal): Promise<string | null> {
   if (!path.exists) return null;
@@ -90,7 +91,12 @@ async function undoOne(session: UndoSession, change: FileChangeArtifact, unconfi
  * changes, and unconfirmed ones that were never made, are skipped; a
  * conflict stops nothing else.
  */
-export async function undoChanges(session: UndoSession, changes: readonly FileChangeArtifact[], options: UndoOptions): Promise<UndoReport> {
+export function undoChanges(session: UndoSession, changes: readonly FileChangeArtifact[], options: UndoOptions): Promise<UndoReport> {
+  // seed §10: the whole batch in series with the session's new changes.
+  return inChangeQueue(session, options.signal, () => undoBatch(session, changes, options));
+}
+
+async function undoBatch(session: UndoSession, changes: readonly FileChangeArtifact[], options: UndoOptions): Promise<UndoReport> {
   const undone: string[] = [];
   const conflicts: UndoConflict[] = [];
   const skipped: string[] = [];
