@@ -1,4 +1,4 @@
-import { isPermissionMode, type PermissionMode } from '@openwork/permission-policy';
+import { isPermissionMode, parseAllowRule, type AllowRule, type PermissionMode } from '@openwork/permission-policy';
 import { UsageError } from './usage-error.ts';
 
 export type { PermissionMode } from '@openwork/permission-policy';
@@ -13,6 +13,8 @@ export interface CliOptions {
   readonly skillsRoot: string | undefined;
   readonly mode: PermissionMode;
   readonly yes: boolean;
+  /** `--allow 'bash:npm test'`: command prefixes that run without asking, besides the project's settings. */
+  readonly allow: readonly AllowRule[];
   readonly timeoutMs: number | undefined;
   readonly json: boolean;
   readonly artifacts: string | undefined;
@@ -21,6 +23,9 @@ export interface CliOptions {
   /** `--pty`: bash runs on a pseudo-terminal, of the size given by `--columns` / `--rows` when either is. */
   readonly pty: TerminalOptions | undefined;
   readonly help: boolean;
+  /** `--help` with no subcommand: the overview of every subcommand. */
+  readonly overview: boolean;
+  readonly version: boolean;
 }
 
 export interface TerminalOptions {
@@ -29,8 +34,8 @@ export interface TerminalOptions {
 }
 
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
-const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows']);
-const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h']);
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows']);
+const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
 
@@ -63,9 +68,10 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     }
   }
   const help = flags.has('--help');
+  if (flags.has('--version')) return { ...defaults(), version: true };
   const [first, ...rest] = positionals;
   if (first === undefined) {
-    if (help) return { ...defaults(), help };
+    if (help) return { ...defaults(), help, overview: true };
     throw new UsageError('missing subcommand: tools, call, undo, mcp or doctor');
   }
   if (!SUBCOMMANDS.includes(first as Subcommand)) throw new UsageError(`unknown subcommand ${JSON.stringify(first)}; use tools, call, undo, mcp or doctor`);
@@ -91,6 +97,11 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     skillsRoot: single('--skills-root'),
     mode,
     yes: flags.has('--yes'),
+    allow: (values.get('--allow') ?? []).map((text) => {
+      const parsed = parseAllowRule(text);
+      if (!parsed.ok) throw new UsageError(`--allow ${parsed.message}`);
+      return parsed.rule;
+    }),
     timeoutMs,
     json: flags.has('--json'),
     artifacts: single('--artifacts'),
@@ -98,6 +109,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     progress: flags.has('--progress'),
     pty: terminalOptions(first as Subcommand, flags, single),
     help,
+    overview: false,
+    version: false,
   };
 }
 
@@ -128,6 +141,7 @@ function defaults(): CliOptions {
     skillsRoot: undefined,
     mode: 'default',
     yes: false,
+    allow: [],
     timeoutMs: undefined,
     json: false,
     artifacts: undefined,
@@ -135,5 +149,7 @@ function defaults(): CliOptions {
     progress: false,
     pty: undefined,
     help: false,
+    overview: false,
+    version: false,
   };
 }

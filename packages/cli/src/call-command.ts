@@ -5,8 +5,10 @@ import { TurnScope, type ToolProgress, type ToolResult } from '@openwork/tool-co
 import type { CliOptions } from './args.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from './ending-signals.ts';
 import { createArtifactJournal, withArtifactJournal } from './journal.ts';
+import { allowRules } from './project-settings.ts';
 import { NO_TERMINAL, terminalAsk } from './prompt.ts';
 import { createSession } from './session.ts';
+import { exampleCall } from './tool-help.ts';
 import { finalizeFor } from './toolset.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -18,7 +20,7 @@ export interface CommandIo {
 }
 
 async function readInput(options: CliOptions, io: CommandIo): Promise<unknown> {
-  const [, given] = options.positionals;
+  const [name = '', given] = options.positionals;
   if (options.positionals.length > 2) throw new UsageError('call takes a tool name and at most one INPUT');
   const text = given === undefined || given === '-' ? await io.readStdin() : given;
   const trimmed = text.trim();
@@ -26,7 +28,8 @@ async function readInput(options: CliOptions, io: CommandIo): Promise<unknown> {
   try {
     return JSON.parse(trimmed) as unknown;
   } catch (error) {
-    throw new UsageError(`INPUT is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    const example = exampleCall(name, given === undefined || given === '-' ? undefined : given);
+    throw new UsageError(`INPUT is not JSON (${error instanceof Error ? error.message : String(error)}); give a JSON object, e.g. ${example}`);
   }
 }
 
@@ -60,6 +63,11 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
   // With --artifacts, write and edit record each change (and its original) before they make it.
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
   const { session: created, host } = await createSession(options);
+  // The project's rules are read once, when the session opens; a file that cannot be read is a usage error.
+  const allow = await allowRules(options.allow, created.workingDirectory).catch(async (error: unknown) => {
+    await host.dispose();
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  });
   const session = withArtifactJournal(created, journal);
   const toolset = finalizeFor(session, options.mode);
   const turn = new TurnScope();
@@ -77,6 +85,7 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
         authorize: authorizer({
           mode: options.mode,
           ...sessionPolicy(session, { gitProcesses: host.gitProcesses }),
+          allow,
           ask: terminalAsk({ yes: options.yes, interactive: io.interactive }),
           unansweredNote: NO_TERMINAL,
         }),

@@ -1,7 +1,9 @@
 import { text } from 'node:stream/consumers';
 import { parseArgs } from './args.ts';
 import type { CommandIo } from './call-command.ts';
-import { USAGE, UsageError } from './usage-error.ts';
+import { UsageError } from './usage-error.ts';
+import { overviewHelp, subcommandHelp } from './usage.ts';
+import { VERSION } from './version.ts';
 
 /**
  * Writes to a stream until it fails. A reader that went away (EPIPE under
@@ -40,8 +42,15 @@ function defaultIo(): CommandIo {
 export async function runCli(argv: readonly string[], io: CommandIo = defaultIo()): Promise<number> {
   try {
     const options = parseArgs(argv);
+    if (options.version) {
+      io.stdout(`openwork-tools ${VERSION}\n`);
+      return 0;
+    }
     if (options.help) {
-      io.stdout(`${USAGE}\n`);
+      const [tool] = options.positionals;
+      if (options.overview) io.stdout(`${overviewHelp()}\n`);
+      else if (options.subcommand === 'call' && tool !== undefined) io.stdout(`${(await import('./tool-help.ts')).toolHelp(tool)}\n`);
+      else io.stdout(`${subcommandHelp(options.subcommand)}\n`);
       return 0;
     }
     switch (options.subcommand) {

@@ -10,12 +10,19 @@ export function terminalAsk(options: { yes: boolean; interactive: boolean }): As
   if (!options.interactive) return askNobody;
   return async ({ question, signal }) => {
     const reader = createInterface({ input: process.stdin, output: process.stderr });
+    let interrupted = false;
+    // The prompt reads the terminal raw, so Ctrl-C reaches it as a key, not a signal: raise the signal
+    // itself, so that the call ends as any SIGINT ends it (its result printed, exit status 130).
+    reader.on('SIGINT', () => {
+      interrupted = true;
+      process.kill(process.pid, 'SIGINT');
+    });
     try {
       const answer = await reader.question(`${question} [y/N] `, { signal });
       return /^y(es)?$/i.test(answer.trim()) ? 'approved' : 'refused';
     } catch {
-      // The input closed, or the call was cancelled, before anyone answered.
-      return 'unanswered';
+      // Ctrl-C is the person's no; otherwise the input closed, or the call was cancelled, before anyone answered.
+      return interrupted ? 'refused' : 'unanswered';
     } finally {
       reader.close();
     }
@@ -23,4 +30,4 @@ export function terminalAsk(options: { yes: boolean; interactive: boolean }): As
 }
 
 /** Why an ask nobody could answer was refused, naming the flags that would let it run. */
-export const NO_TERMINAL = 'there is no terminal to ask; pass --yes to approve, or --mode acceptEdits for file edits';
+export const NO_TERMINAL = "there is no terminal to ask; pass --yes to approve, --allow 'bash:PREFIX' for commands that start with PREFIX, or --mode acceptEdits for file edits";

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { askNobody, authorizer, sessionPolicy } from '@openwork/permission-policy';
 import { TurnScope, type ToolResult } from '@openwork/tool-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/args.ts';
@@ -44,7 +45,8 @@ async function call(name: string, input: object, options: JournalOptions = {}): 
   const session = withArtifactJournal(created, createArtifactJournal(journal, options));
   const active = new TurnScope().startCall({ callId: 'journal-test' });
   try {
-    return await finalizeFor(session, 'acceptEdits').call(name, input, active.context);
+    const authorize = authorizer({ mode: 'acceptEdits', ...sessionPolicy(session), ask: askNobody });
+    return await finalizeFor(session, 'acceptEdits').call(name, input, active.context, { authorize });
   } finally {
     active.end();
     await host.dispose();

@@ -93,8 +93,15 @@ describe('the --pty backend', () => {
 });
 
 describe('an ask on a terminal', () => {
-  /** Runs the command on a terminal, answers the prompt, and returns the JSON result it printed. */
-  async function answer(input: object, reply: string): Promise<{ status: string; error?: { message: string }; decision?: { approved?: boolean } }> {
+  interface Answered {
+    status: string;
+    error?: { message: string };
+    decision?: { approved?: boolean };
+    exitCode: number;
+  }
+
+  /** Runs the command on a terminal, answers the prompt, and returns the JSON result it printed and the exit status. */
+  async function answer(input: object, reply: string): Promise<Answered> {
     const pty = await import('node-pty');
     const terminal = pty.spawn(process.execPath, [bin, 'call', 'write', JSON.stringify(input), '--json'], { cwd: ws, env: { ...process.env, HOME: base }, cols: 400, rows: 50 });
     let output = '';
@@ -103,16 +110,16 @@ describe('an ask on a terminal', () => {
       output += chunk;
       if (!answered && output.includes('Allow? [y/N]')) {
         answered = true;
-        terminal.write(`${reply}\r`);
+        terminal.write(reply === '\x03' ? reply : `${reply}\r`);
       }
     });
-    const exited = new Promise<void>((resolve) => terminal.onExit(() => resolve()));
+    const exited = new Promise<number>((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
     const timer = setTimeout(() => terminal.kill(), 30_000);
-    await exited;
+    const exitCode = await exited;
     clearTimeout(timer);
     const line = output.split(/\r?\n/).find((text) => text.startsWith('{"tool"'));
     expect(line, output).toBeDefined();
-    return JSON.parse(line ?? '{}') as { status: string; error?: { message: string } };
+    return { ...(JSON.parse(line ?? '{}') as Omit<Answered, 'exitCode'>), exitCode };
   }
 
   it('after a person’s no the result says "not approved", with no hint about --yes', async () => {
@@ -120,6 +127,13 @@ describe('an ask on a terminal', () => {
     expect(result.status).toBe('denied');
     expect(result.error?.message).toBe('write was not run: write writes no.txt; not approved');
     await expect(readFile(join(ws, 'no.txt'))).rejects.toThrow();
+  });
+
+  it('Ctrl-C at the prompt refuses the call, prints its result and exits 130, as SIGINT does', async () => {
+    const result = await answer({ path: 'interrupted.txt', content: 'x' }, '\x03');
+    expect([result.status, result.exitCode]).toEqual(['denied', 130]);
+    expect(result.error?.message).toBe('write was not run: write writes interrupted.txt; not approved');
+    await expect(readFile(join(ws, 'interrupted.txt'))).rejects.toThrow();
   });
 
   it('a yes runs the call', async () => {
@@ -132,7 +146,7 @@ describe('an ask on a terminal', () => {
     const result = await run(['call', 'write', '{"path":"none.txt","content":"x"}', '--json']);
     expect(result.code).toBe(1);
     expect((JSON.parse(result.stdout) as { error: { message: string } }).error.message).toBe(
-      'write was not run: write writes none.txt; there is no terminal to ask; pass --yes to approve, or --mode acceptEdits for file edits',
+      "write was not run: write writes none.txt; there is no terminal to ask; pass --yes to approve, --allow 'bash:PREFIX' for commands that start with PREFIX, or --mode acceptEdits for file edits",
     );
   });
 });

@@ -16,7 +16,8 @@ export interface AuthorizerOptions extends PolicyOptions {
 export function authorizer(options: AuthorizerOptions): (request: PolicyRequest) => Promise<PermissionDecision> {
   return async (request) => {
     const decision = await decide(request, options);
-    if (decision.verdict !== 'ask') return decision;
+    // An ask an allow rule approved in advance needs nobody.
+    if (decision.verdict !== 'ask' || decision.approved === true) return decision;
     const answer = await options.ask({
       question: `${request.definition.name}: ${decision.reason}. Allow?`,
       tool: request.definition.name,

@@ -2,8 +2,9 @@ import { createCommandClassifier, decideBashCommand, quoteCommand, type GitConfi
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { PathGuard } from '@openwork/path-guard';
 import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
-import { gitDirectoryPath } from './git-directory.ts';
+import { allowRuleName, type AllowRule } from './allow-rules.ts';
 import type { PermissionMode } from './permission-mode.ts';
+import { GATE_PROTECTED_DIRECTORIES, protectedWrite } from './protected-directory.ts';
 import type { PolicyRequest } from './request.ts';
 
 export type ExecuteEffect = Extract<ToolEffect, { kind: 'execute' }>;
@@ -16,11 +17,21 @@ export interface PolicyOptions {
   readonly filesystem?: AsyncFileSystem;
   /** Reads a repository's configuration before a git command runs on its own; without it git asks. */
   readonly gitConfig?: GitConfigReader;
+  /**
+   * Command prefixes a person allowed (`bash:npm test`): a line whose every
+   * simple command matches one or the read-only list is an ask they
+   * approved, named by `decision.rule`.
+   */
+  readonly allow?: readonly AllowRule[];
   /** Decides bash commands on their own; by default the effect classifier with `paths`. */
   readonly classifyCommand?: (effect: ExecuteEffect, mode: PermissionMode) => Promise<PermissionDecision>;
 }
 
-/** The verdict before anyone is asked (seed §7.1, CONTRACT.md §4); nothing has run yet. */
+/**
+ * The verdict before anyone is asked (seed §7.1, CONTRACT.md §4); nothing has
+ * run yet. A command line an allow rule covers comes back as an ask already
+ * approved, so that it runs as an approved command does.
+ */
 export async function decide(request: PolicyRequest, options: PolicyOptions): Promise<PermissionDecision> {
   const { effect } = request;
   const name = request.definition.name;
@@ -30,9 +41,9 @@ export async function decide(request: PolicyRequest, options: PolicyOptions): Pr
     case 'write': {
       // A readOnly toolset holds no writing tool; an embedder that keeps one still gets a refusal, not a prompt.
       if (options.mode === 'readOnly') return { verdict: 'deny', reason: `${name} writes ${effect.paths.join(', ')}, and readOnly mode writes nothing`, rule: 'readOnly' };
-      const gitPath = await gitDirectoryPath(effect.paths, options.paths, request.signal);
-      // Approvable in every mode: the person may mean it, but a model should not change what git runs on its own.
-      if (gitPath !== undefined) return { verdict: 'ask', reason: `${name} writes ${gitPath}, inside .git, where a change alters what git runs (hooks, configuration)`, rule: 'ask' };
+      const guarded = await protectedWrite(effect.paths, options.paths, request.signal);
+      // Approvable in every mode: the person may mean it, but a model should not change on its own what runs.
+      if (guarded !== undefined) return { verdict: 'ask', reason: `${name} writes ${guarded.path}, inside ${guarded.directory}, ${guarded.why}`, rule: 'ask' };
       return options.mode === 'acceptEdits'
         ? { verdict: 'allow', reason: 'edits are accepted in acceptEdits mode', rule: 'acceptEdits:write' }
         : { verdict: 'ask', reason: `${name} writes ${effect.paths.join(', ')}`, rule: 'ask' };
@@ -45,6 +56,8 @@ export async function decide(request: PolicyRequest, options: PolicyOptions): Pr
           signal: request.signal,
           ...(options.filesystem === undefined ? {} : { filesystem: options.filesystem }),
           ...(options.gitConfig === undefined ? {} : { gitConfig: options.gitConfig }),
+          ...(options.allow === undefined ? {} : { allowRules: options.allow.map((rule) => ({ name: allowRuleName(rule), prefix: rule.prefix })) }),
+          protectedDirectories: GATE_PROTECTED_DIRECTORIES,
         });
       }
       return { verdict: 'ask', reason: `bash runs ${quoteCommand(effect.command)}`, rule: 'ask' };

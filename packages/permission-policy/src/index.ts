@@ -1,3 +1,6 @@
+export { parseAllowRule } from './allow-rules.ts';
+export type { AllowRule } from './allow-rules.ts';
+export type { AllowRuleParse } from './allow-rules.ts';
 export { approveEveryAsk } from './ask.ts';
 export { askNobody } from './ask.ts';
 export { NOBODY_TO_ASK } from './ask.ts';
@@ -18,3 +21,8 @@ export type { PermissionMode } from './permission-mode.ts';
 export type { PolicyRequest } from './request.ts';
 export { sessionPolicy } from './session-policy.ts';
 export type { SessionPolicyOptions } from './session-policy.ts';
+export { parseSettings } from './settings.ts';
+export { SETTINGS_DIRECTORY } from './settings.ts';
+export { SETTINGS_FILE } from './settings.ts';
+export type { ProjectSettings } from './settings.ts';
+export type { SettingsParse } from './settings.ts';

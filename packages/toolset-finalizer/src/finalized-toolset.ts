@@ -21,6 +21,7 @@ import {
   type OpenAiResponsesToolDefinition,
   type OpenAiToolDefinition,
 } from './model-formats.ts';
+import { readsOnly } from './default-policy.ts';
 
 /** What the permission policy is asked before a call runs. */
 export interface AuthorizationRequest {
@@ -35,7 +36,16 @@ export interface AuthorizationRequest {
 export type Authorize = (request: AuthorizationRequest) => Promise<PermissionDecision>;
 
 export interface CallToolOptions {
-  /** Core's permission decision (seed §7.1); without it every call is allowed. */
+  /** Core's permission decision (seed §7.1) for this call; without it, the toolset's own. */
+  readonly authorize?: Authorize;
+}
+
+export interface FinalizeOptions {
+  /**
+   * The toolset's permission policy, asked before each call that brings no
+   * `authorize` of its own. Without one, `readsOnly`: reads run, and every
+   * other call is denied with a reason saying how to give a policy.
+   */
   readonly authorize?: Authorize;
 }
 
@@ -48,8 +58,9 @@ export class FinalizedToolset<Session extends ToolSessionContext = ToolSessionCo
   readonly definitions: readonly ToolDefinition[];
   readonly session: Session;
   readonly #tools: ReadonlyMap<string, DynTool<Session>>;
+  readonly #authorize: Authorize;
 
-  private constructor(entries: readonly DynTool<Session>[], session: Session) {
+  private constructor(entries: readonly DynTool<Session>[], session: Session, options: FinalizeOptions) {
     const tools = new Map<string, DynTool<Session>>();
     for (const entry of entries) {
       if (tools.has(entry.definition.name)) throw new Error(`tool ${entry.definition.name} was selected twice`);
@@ -58,16 +69,18 @@ export class FinalizedToolset<Session extends ToolSessionContext = ToolSessionCo
     // seed §6 invariant 1: definitions and dispatch come from one list.
     this.definitions = Object.freeze([...tools.values()].map((entry) => entry.definition));
     this.#tools = tools;
+    this.#authorize = options.authorize ?? readsOnly;
     this.session = session;
     Object.freeze(this);
   }
 
-  /** Binds the session to the selected entries (seed §6). */
+  /** Binds the session, and the policy when one is given, to the selected entries (seed §6). */
   static finalize<Session extends ToolSessionContext>(
     entries: readonly DynTool<Session>[],
     session: Session,
+    options: FinalizeOptions = {},
   ): FinalizedToolset<Session> {
-    return new FinalizedToolset(entries, session);
+    return new FinalizedToolset(entries, session, options);
   }
 
   get names(): readonly string[] {
@@ -103,7 +116,8 @@ export class FinalizedToolset<Session extends ToolSessionContext = ToolSessionCo
 
   /**
    * Runs one call: looks only in this toolset's map, validates, asks the
-   * policy, and only then executes. Always resolves to exactly one result.
+   * policy (the call's, else the toolset's, else `readsOnly`), and only then
+   * executes. Always resolves to exactly one result.
    */
   async call(name: string, input: unknown, call: ToolCallContext, options: CallToolOptions = {}): Promise<ToolResult> {
     const entry = this.#tools.get(name);
@@ -117,23 +131,22 @@ export class FinalizedToolset<Session extends ToolSessionContext = ToolSessionCo
     }
     const prepared = entry.prepare(this.session, input, call.callId);
     if (!('run' in prepared)) return prepared;
-    let decision: PermissionDecision | undefined;
-    if (options.authorize) {
-      try {
-        decision = await options.authorize({ definition: entry.definition, effect: prepared.effect, input, callId: call.callId, signal: call.signal });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return errorResult({ tool: name, toolId: entry.definition.id, callId: call.callId, error: { kind: 'io', message: `the permission check failed: ${message}` } });
-      }
-      if (decision.verdict === 'deny' || (decision.verdict === 'ask' && decision.approved !== true)) {
-        return errorResult({
-          tool: name,
-          toolId: entry.definition.id,
-          callId: call.callId,
-          decision,
-          error: { kind: 'denied', message: `${name} was not run: ${decision.reason}` },
-        });
-      }
+    const authorize = options.authorize ?? this.#authorize;
+    let decision: PermissionDecision;
+    try {
+      decision = await authorize({ definition: entry.definition, effect: prepared.effect, input, callId: call.callId, signal: call.signal });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return errorResult({ tool: name, toolId: entry.definition.id, callId: call.callId, error: { kind: 'io', message: `the permission check failed: ${message}` } });
+    }
+    if (decision.verdict === 'deny' || (decision.verdict === 'ask' && decision.approved !== true)) {
+      return errorResult({
+        tool: name,
+        toolId: entry.definition.id,
+        callId: call.callId,
+        decision,
+        error: { kind: 'denied', message: `${name} was not run: ${decision.reason}` },
+      });
     }
     return prepared.run(call, decision);
   }

@@ -1,6 +1,6 @@
 import { adaptTool, type DynTool, type Tool, type ToolRisk, type ToolSessionContext } from '@openwork/tool-contract';
 import type { TObject } from 'typebox';
-import { FinalizedToolset } from './finalized-toolset.ts';
+import { FinalizedToolset, type FinalizeOptions } from './finalized-toolset.ts';
 
 /** What an agent may use out of what the registry knows (seed §3). */
 export interface ToolSelection {
@@ -52,8 +52,8 @@ export class Registry<Session extends ToolSessionContext = ToolSessionContext> {
     });
   }
 
-  /** Selects and binds in one step: the toolset an agent's session gets (seed §6). */
-  finalize(session: Session, selection: ToolSelection = {}): FinalizedToolset<Session> {
-    return FinalizedToolset.finalize(this.select(selection), session);
+  /** Selects and binds in one step: the toolset an agent's session gets, with its permission policy (seed §6). */
+  finalize(session: Session, selection: ToolSelection = {}, options: FinalizeOptions = {}): FinalizedToolset<Session> {
+    return FinalizedToolset.finalize(this.select(selection), session, options);
   }
 }

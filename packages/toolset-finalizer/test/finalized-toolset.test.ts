@@ -1,6 +1,6 @@
 import { TurnScope, type ToolCallContext } from '@openwork/tool-contract';
 import { describe, expect, it } from 'vitest';
-import { FinalizedToolset, Registry } from '../src/index.ts';
+import { allowAll, FinalizedToolset, Registry } from '../src/index.ts';
 import { echoTool, runTool, session, writeTool } from './fixtures.ts';
 
 function registry(): Registry {
@@ -13,7 +13,7 @@ function callContext(): ToolCallContext {
 
 describe('FinalizedToolset (seed §6, §11 契约与分层)', () => {
   it('Definitions 与 Dispatch 来自同一个 FinalizedToolset: every advertised tool is callable and nothing else is', async () => {
-    const toolset = registry().finalize(session, { names: ['echo', 'store'] });
+    const toolset = registry().finalize(session, { names: ['echo', 'store'] }, { authorize: allowAll });
     expect(toolset.definitions.map((definition) => definition.name)).toEqual(['echo', 'store']);
     for (const definition of toolset.definitions) {
       const input = definition.name === 'echo' ? { text: 'hi' } : { path: 'a' };

@@ -3,7 +3,7 @@
 // (those are replayed in tools/demo).
 import { defineTool, ToolError, type FileChangeArtifact, type ToolOutcome, type ToolSessionContext } from '@openwork/tool-contract';
 import Type from 'typebox';
-import { Registry, type FinalizedToolset } from '../src/index.ts';
+import { allowAll, Registry, type FinalizedToolset } from '../src/index.ts';
 
 const files = new Map([
   ['README.md', '# greeter\n'],
@@ -76,5 +76,6 @@ const waitTool = defineTool({
 
 export function loopToolset(): FinalizedToolset {
   const session: ToolSessionContext = { workingDirectory: '/w', environment: {} };
-  return new Registry().register(readTool).register(listTool).register(writeTool).register(waitTool).finalize(session);
+  // The adapters are under test here, not the policy: every call runs unless a test passes its own.
+  return new Registry().register(readTool).register(listTool).register(writeTool).register(waitTool).finalize(session, {}, { authorize: allowAll });
 }

@@ -3,7 +3,7 @@ import { isToolError } from '@openwork/tool-contract';
 import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { CheckedPath, PathGuard } from '@openwork/path-guard';
-import type { CommandClassification, CommandClassifier, PermissionMode } from './classifier/index.ts';
+import type { CommandAllowRule, CommandClassification, CommandClassifier, PermissionMode } from './classifier/index.ts';
 import { judgeGitConfig } from './git-config.ts';
 import type { GitConfigReader } from './git-config.ts';
 
@@ -13,6 +13,10 @@ export interface BashDecisionOptions {
   readonly filesystem?: AsyncFileSystem;
   /** Reads the configuration of the repository a git command reads; without it a git command asks. */
   readonly gitConfig?: GitConfigReader;
+  /** Command prefixes a person allowed; a line that needs one is an ask those rules approved. */
+  readonly allowRules?: readonly CommandAllowRule[];
+  /** Directory names, besides `.git`, inside which a gate command asks: a change there alters what runs. */
+  readonly protectedDirectories?: readonly string[];
 }
 
 /** The longest part of a command quoted back in a reason; a denied 2 MB command is not echoed whole. */
@@ -141,7 +145,7 @@ export async function decideBashCommand(
   mode: PermissionMode,
   options: BashDecisionOptions = {},
 ): Promise<PermissionDecision> {
-  const classified = classifier.classify(effect.command, { mode });
+  const classified = classifier.classify(effect.command, { mode, ...(options.allowRules === undefined ? {} : { allowRules: options.allowRules }) });
   if (classified.verdict === 'ask') return asking(effect.command, classified.reason);
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const started = await fromWorkdir(paths, effect.cwd, classified, signal);
@@ -163,6 +167,8 @@ export async function decideBashCommand(
     if (paths.passesThrough(checked, '.git')) {
       return asking(effect.command, `${path} is inside .git, where a change alters what git runs (hooks, configuration)`);
     }
+    const inside = (options.protectedDirectories ?? []).find((name) => paths.passesThrough(checked, name));
+    if (inside !== undefined) return asking(effect.command, `${path} is inside ${inside}, where a change alters what runs without asking`);
     if (classification.recursivePaths.includes(path) && paths.coversRoot(checked)) {
       return asking(effect.command, `${path} is or holds a root, which the command would move or remove`);
     }
@@ -178,5 +184,7 @@ export async function decideBashCommand(
   }
   const git = await checkGit(paths, classification, options);
   if ('ask' in git) return asking(effect.command, git.ask);
+  // A person's rule approved the line in advance: it runs as an approved command does, as written (git hooks included).
+  if (classification.list === 'allow_rule') return { verdict: 'ask', approved: true, reason: `bash runs ${quoteCommand(effect.command)}: ${classification.reason}`, rule: classification.rule };
   return { verdict: 'allow', reason: `${classification.reason}${git.note}`, rule: classification.rule };
 }

@@ -3,22 +3,20 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { BuiltinSession } from '@openwork/builtin-tools';
-import { authorizer, modeSelection, sessionPolicy } from '@openwork/permission-policy';
+import { approveEveryAsk, authorizer, modeSelection, sessionPolicy, type AskPerson } from '@openwork/permission-policy';
 import type { CliOptions } from '../args.ts';
 import type { CommandIo } from '../call-command.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
 import { createArtifactJournal, withArtifactJournal, type ArtifactJournal } from '../journal.ts';
-import { terminalAsk } from '../prompt.ts';
+import { allowRules } from '../project-settings.ts';
 import { commandLineRoots, createHost, openSession, type CommandHost, type SessionRoots } from '../session.ts';
 import { createRegistry, finalizeFor } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
 import { readClientRoots, untilAborted, type RootsState } from './client-roots.ts';
+import { elicitationAsk, MCP_CANNOT_ASK } from './elicitation-ask.ts';
 import { tooWideToServe } from './start-directory.ts';
 import { createToolServer, type CallScope } from './tool-server.ts';
-
-/** Why an ask became a denial: stdin is the protocol, so nobody can be asked. */
-export const MCP_CANNOT_ASK = 'the MCP server cannot ask; restart it with --yes, or with --mode acceptEdits for file edits';
 
 /** How long a cancelled call may take to end before its processes are disposed anyway. */
 const SETTLE_MS = 5_000;
@@ -68,16 +66,29 @@ async function settleWithin(settled: Promise<void>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Opens a session over `roots` with the command line's policy; an ask is approved only by --yes. */
-function scopeOpener(host: CommandHost, options: CliOptions, journal: ArtifactJournal | undefined): (roots: SessionRoots) => Promise<CallScope<BuiltinSession>> {
+/**
+ * Opens a session over `roots` with the command line's policy and the
+ * project's allow rules (read once, from the working directory); an ask is
+ * approved by --yes, or else put to the client.
+ */
+function scopeOpener(
+  host: CommandHost,
+  options: CliOptions,
+  journal: ArtifactJournal | undefined,
+  ask: AskPerson,
+  log: (text: string) => void,
+): (roots: SessionRoots) => Promise<CallScope<BuiltinSession>> {
   return async (roots) => {
     const session = withArtifactJournal(await openSession(host, options, roots), journal);
+    const allow = await allowRules(options.allow, session.workingDirectory);
+    if (allow.length > 0) log(`openwork-tools mcp: commands allowed without asking in ${session.workingDirectory}: ${allow.map((rule) => rule.text).join(', ')}\n`);
     return {
       toolset: finalizeFor(session, options.mode),
       authorize: authorizer({
         mode: options.mode,
         ...sessionPolicy(session, { gitProcesses: host.gitProcesses }),
-        ask: terminalAsk({ yes: options.yes, interactive: false }),
+        allow,
+        ask,
         unansweredNote: MCP_CANNOT_ASK,
       }),
     };
@@ -110,7 +121,10 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
   // With --artifacts, write and edit record each change (and its original) before they make it.
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
   const host = await createHost(options);
-  const open = scopeOpener(host, options, journal);
+  // The server exists once the scope of the command line's roots is open; an ask comes later, during a call.
+  const serving: { server?: Server } = {};
+  const ask = options.yes ? approveEveryAsk : elicitationAsk(() => serving.server, io.stderr);
+  const open = scopeOpener(host, options, journal, ask, io.stderr);
   let commandLine: CallScope<BuiltinSession>;
   try {
     // Opened at once, so a root or --read-root that does not exist is a usage error before the handshake.
@@ -136,6 +150,7 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
     ...(journal === undefined ? {} : { onResult: (result) => journal.appendUnrecorded(result.artifacts) }),
     log: io.stderr,
   });
+  serving.server = server;
   const watch = watchEnd(server);
   const clientRoots = () => readClientRoots({ server, probe: host.filesystem, open, log: io.stderr });
   let following = false;

@@ -2,6 +2,7 @@ import type { Parser, Tree } from 'web-tree-sitter';
 import { find } from './find.ts';
 import { gate, GATE_PROGRAMS } from './gate.ts';
 import { git } from './git.ts';
+import { matchingAllowRule } from './allow-rules.ts';
 import { readOperand } from './reads.ts';
 import { rg } from './rg.ts';
 import { sed } from './sed.ts';
@@ -42,9 +43,12 @@ function ask(reason: string, commands: readonly ParsedCommand[] = []): CommandCl
   return { verdict: 'ask', list: null, rule: 'ask', reason, commands, writePaths: [], recursivePaths: [], writeThrough: [], newTrees: [], readPaths: [], git: [] };
 }
 
-function checkCommand(command: SimpleCommand, options: ClassifyOptions): ProgramVerdict {
+function checkCommand(command: SimpleCommand, options: ClassifyOptions): ProgramVerdict & { readonly allowRule?: true } {
   const [name, ...args] = command.words;
   if (name === undefined) return refuse('the command has no program');
+  // A person's rule covers the program and every argument after its prefix; the line's syntax was checked already.
+  const rule = matchingAllowRule(command.words, options.allowRules ?? []);
+  if (rule !== undefined) return { ok: true, rule: rule.name, allowRule: true };
   for (const word of command.words) {
     if (hasBraceExpansion(word)) return refuse(`${JSON.stringify(word.value)} is a brace expansion, only known when the shell runs`);
     if (hasTildeExpansion(word)) return refuse(`${JSON.stringify(word.value)} has a ~ that the shell expands to a home directory; write the path out`);
@@ -139,12 +143,14 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
     const gitInvocations: GitInvocation[] = [];
     let bases: string[] = ['.'];
     let usesGate = false;
+    let usesAllowRule = false;
     for (const simple of syntax.commands) {
       const verdict = checkCommand(simple, options);
       const text = simple.words.map((word) => word.value).join(' ');
       const refused = (reason: string) => ask(`${reason} (in ${JSON.stringify(text.slice(0, 80))})`, commands);
       if (!verdict.ok) return refused(verdict.reason);
       if (!rules.includes(verdict.rule)) rules.push(verdict.rule);
+      if ('allowRule' in verdict) usesAllowRule = true;
       const reads = [...(verdict.readPaths ?? [])];
       for (const input of simple.inputs) {
         const operand = readOperand('a < redirect', input);
@@ -197,11 +203,14 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
     }
     return {
       verdict: 'allow',
-      list: usesGate ? 'filesystem_gate' : 'read_only',
+      // The rule a person wrote is what lets such a line run, whatever else is in it.
+      list: usesAllowRule ? 'allow_rule' : usesGate ? 'filesystem_gate' : 'read_only',
       rule: rules.join(', '),
-      reason: usesGate
-        ? 'every command is on the read-only list or the acceptEdits filesystem gate'
-        : 'every command is on the read-only list with known-safe flags',
+      reason: usesAllowRule
+        ? `every command matches an allow rule or is on the read-only list${usesGate ? ' or the acceptEdits filesystem gate' : ''}`
+        : usesGate
+          ? 'every command is on the read-only list or the acceptEdits filesystem gate'
+          : 'every command is on the read-only list with known-safe flags',
       commands,
       writePaths,
       writeThrough,

@@ -3,14 +3,17 @@ export interface ParsedCommand {
   readonly argv: readonly string[];
 }
 
-/** Which closed table let a command run on its own. */
-export type ClassifierList = 'read_only' | 'filesystem_gate';
+/**
+ * Which table let a command run: the closed read-only list, the acceptEdits
+ * gate, or an allow rule a person wrote (which approves the line in advance).
+ */
+export type ClassifierList = 'read_only' | 'filesystem_gate' | 'allow_rule';
 
 /** The classifier's decision for one command line, with the table entry that made it. */
 export interface CommandClassification {
   readonly verdict: 'allow' | 'ask';
   readonly list: ClassifierList | null;
-  /** `read_only:git log`, `filesystem_gate:mkdir`, or `ask`: the table entry, for the trace (seed §8). */
+  /** `read_only:git log`, `filesystem_gate:mkdir`, an allow rule's name, or `ask`: the table entry, for the trace (seed §8). */
   readonly rule: string;
   /** Why it runs on its own, or the first thing that made it ask. */
   readonly reason: string;
@@ -42,8 +45,20 @@ export interface GitInvocation {
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'readOnly';
 
+/**
+ * A command prefix a person allowed (`--allow 'bash:npm test'`): a simple
+ * command whose first words are `prefix`, each a literal word, matches.
+ */
+export interface CommandAllowRule {
+  /** What a decision's rule says when this one matched, e.g. `allow:bash:npm test`. */
+  readonly name: string;
+  readonly prefix: readonly string[];
+}
+
 export interface ClassifyOptions {
   readonly mode: PermissionMode;
+  /** Simple commands that start with one of these prefixes count as allowed; the rest of the line is classified as usual. */
+  readonly allowRules?: readonly CommandAllowRule[];
 }
 
 export interface CommandClassifier {

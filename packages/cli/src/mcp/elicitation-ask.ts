@@ -1,0 +1,33 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AskPerson } from '@openwork/permission-policy';
+
+/** Why an ask became a denial: the client could not put it to a person. */
+export const MCP_CANNOT_ASK =
+  "the MCP client could not ask (it does not support elicitation, or gave no answer); restart the server with --yes to approve every ask, --allow 'bash:PREFIX' for commands that start with PREFIX, or --mode acceptEdits for file edits";
+
+/**
+ * How long an approval may wait for its person. The client's own timeout on
+ * the tools/call, and the call's deadline, end the wait sooner.
+ */
+const APPROVAL_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Puts an ask to the person behind the MCP client as an elicitation
+ * (`elicitation/create`, a form with no fields: accept approves, decline or
+ * dismiss refuses), with the policy's reason in its message. A client that
+ * did not declare form elicitation cannot be asked: the ask is unanswered,
+ * and its denial names the flags that would let the call run.
+ */
+export function elicitationAsk(server: () => Server | undefined, log: (text: string) => void): AskPerson {
+  return async ({ question, tool, signal }) => {
+    const current = server();
+    if (current?.getClientCapabilities()?.elicitation?.form === undefined) return 'unanswered';
+    try {
+      const result = await current.elicitInput({ mode: 'form', message: question, requestedSchema: { type: 'object', properties: {} } }, { signal, timeout: APPROVAL_TIMEOUT_MS });
+      return result.action === 'accept' ? 'approved' : 'refused';
+    } catch (error) {
+      if (!signal.aborted) log(`openwork-tools mcp: the approval request for ${tool} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 'unanswered';
+    }
+  };
+}

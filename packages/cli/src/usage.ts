@@ -1,0 +1,111 @@
+import type { Subcommand } from './args.ts';
+
+interface Flag {
+  readonly usage: string;
+  readonly meaning: string;
+  readonly on: readonly Subcommand[];
+}
+
+const SESSION: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp'];
+const RUNNING: readonly Subcommand[] = ['call', 'mcp'];
+
+/** Every flag, what it means, and the subcommands it applies to (CONTRACT.md §4). */
+const FLAGS: readonly Flag[] = [
+  { usage: '--cwd DIR', meaning: 'working directory (default: the current one); always a writable root', on: SESSION },
+  { usage: '--root DIR', meaning: 'another writable root (repeatable)', on: SESSION },
+  { usage: '--read-root DIR', meaning: 'a readable, never writable root (repeatable); writes there are `protected`', on: SESSION },
+  { usage: '--skills-root DIR', meaning: 'the skill root, readable, never writable; default ~/.agents/skills when it exists', on: SESSION },
+  {
+    usage: '--mode MODE',
+    meaning: 'default: writes and commands off the read-only list ask; acceptEdits: writes and mkdir/touch/cp/mv/rm inside the roots run; readOnly: write, edit and bash are left out',
+    on: ['tools', 'call', 'mcp'],
+  },
+  { usage: '--yes', meaning: 'approve every call that would ask', on: RUNNING },
+  {
+    usage: '--allow RULE',
+    meaning: "run a command without asking when it starts with these words, e.g. --allow 'bash:npm test' (repeatable; also .openwork/settings.json)",
+    on: RUNNING,
+  },
+  { usage: '--timeout-ms N', meaning: 'deadline of each call, in milliseconds', on: RUNNING },
+  { usage: '--json', meaning: 'print JSON: the definitions, the ToolResult, the undo report or the host report', on: ['tools', 'call', 'undo', 'doctor'] },
+  { usage: '--artifacts FILE', meaning: 'call, mcp: append each change (with its original) to FILE, for undo; undo: the journal to undo from', on: ['call', 'undo', 'mcp'] },
+  { usage: '--change ID', meaning: 'undo only this change (repeatable); default: every change, newest first', on: ['undo'] },
+  { usage: '--progress', meaning: 'stream progress events (bash output as it comes) to stderr as JSON lines', on: ['call'] },
+  { usage: '--pty', meaning: 'bash runs on a pseudo-terminal (needs node-pty, an optional dependency)', on: RUNNING },
+  { usage: '--columns N, --rows N', meaning: 'the size of that terminal; default 200x50', on: RUNNING },
+];
+
+const SUMMARY: Readonly<Record<Subcommand, { readonly synopsis: string; readonly short: string; readonly text: string }>> = {
+  tools: { synopsis: 'tools [--json] [FLAGS]', short: 'print the tool definitions the model is given', text: 'Prints the tool definitions the model is given, as the mode leaves them.' },
+  call: {
+    synopsis: 'call TOOL [INPUT|-] [FLAGS]',
+    short: 'run one call; INPUT is a JSON object (- or absent: stdin)',
+    text: [
+      'Runs one call and prints its result. INPUT is a JSON object; - or nothing reads it from stdin.',
+      "  openwork-tools call read '{\"path\":\"README.md\",\"limit\":5}'",
+      '`openwork-tools call TOOL --help` shows the input TOOL takes.',
+      'Exit status: 0 ok; 1 error or denied; 2 usage error; 130/143/129 after SIGINT/SIGTERM/SIGHUP.',
+    ].join('\n'),
+  },
+  undo: {
+    synopsis: 'undo --artifacts FILE [--change ID]... [FLAGS]',
+    short: 'undo the changes recorded in FILE, newest first',
+    text: 'Restores the changes recorded in FILE, newest first; a file changed since is a conflict, left untouched (exit 1).',
+  },
+  mcp: {
+    synopsis: 'mcp [FLAGS]',
+    short: 'serve the toolset over MCP (stdio)',
+    text: [
+      'Serves the toolset over MCP on stdio. Without --cwd or --root the roots are the client’s (MCP roots), or the',
+      'current directory unless it is / or the home folder. An ask goes to the client as an MCP elicitation (approve or',
+      'deny); a client without elicitation gets a denial naming --yes, --allow and --mode.',
+    ].join('\n'),
+  },
+  doctor: { synopsis: 'doctor [--json]', short: 'which containment, directory handles and terminal this host gives', text: 'Says which bash containment, file system directory handles and terminal backend this host gives.' },
+};
+
+const SUBCOMMAND_ORDER: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
+
+/** Where a meaning wraps, so that help reads on an 100-column terminal. */
+const LINE_WIDTH = 100;
+
+function wrap(text: string, indent: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + 1 + word.length > LINE_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  lines.push(line);
+  return lines.join(`\n${' '.repeat(indent)}`);
+}
+
+function flagLines(flags: readonly Flag[]): string[] {
+  const width = Math.max(...flags.map((flag) => flag.usage.length)) + 2;
+  return flags.map((flag) => `  ${flag.usage.padEnd(width)}${wrap(flag.meaning, width + 2)}`);
+}
+
+/** `openwork-tools --help`: every subcommand, and where each one's flags are described. */
+export function overviewHelp(): string {
+  const width = Math.max(...SUBCOMMAND_ORDER.map((name) => SUMMARY[name].synopsis.length)) + 2;
+  return [
+    'usage: openwork-tools <tools|call|undo|mcp|doctor> [args] [flags]',
+    '',
+    ...SUBCOMMAND_ORDER.map((name) => `  ${SUMMARY[name].synopsis.padEnd(width)}${SUMMARY[name].short}`),
+    '',
+    'openwork-tools SUBCOMMAND --help shows its flags; openwork-tools call TOOL --help shows a tool’s input.',
+    '  --help, -h   this help',
+    '  --version    the version',
+  ].join('\n');
+}
+
+/** `openwork-tools SUBCOMMAND --help`: what it does and each flag it takes, with its meaning. */
+export function subcommandHelp(subcommand: Subcommand): string {
+  const { synopsis, text } = SUMMARY[subcommand];
+  const flags = FLAGS.filter((flag) => flag.on.includes(subcommand));
+  return [`usage: openwork-tools ${synopsis}`, '', text, '', 'flags:', ...flagLines(flags)].join('\n');
+}

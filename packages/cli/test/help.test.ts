@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile('node', [bin, ...args], (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end('');
+  });
+}
+
+describe('help and version', () => {
+  it('--version prints the package version', async () => {
+    const manifest = JSON.parse(await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string };
+    expect(await run(['--version'])).toEqual({ code: 0, stdout: `openwork-tools ${manifest.version}\n`, stderr: '' });
+  });
+
+  it('--help lists every subcommand and says where the flags are described', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    for (const subcommand of ['tools', 'call', 'undo', 'mcp', 'doctor']) expect(help.stdout).toMatch(new RegExp(`^  ${subcommand} `, 'm'));
+    expect(help.stdout).toContain('openwork-tools call TOOL --help');
+  });
+
+  it('each subcommand has its own help, with the meaning of each flag it takes', async () => {
+    const [call, undo, mcp] = await Promise.all([run(['call', '--help']), run(['undo', '--help']), run(['mcp', '-h'])]);
+    expect(call.stdout).toMatch(/^usage: openwork-tools call TOOL \[INPUT\|-\] \[FLAGS\]$/m);
+    expect(call.stdout).toMatch(/^ {2}--yes +approve every call that would ask$/m);
+    expect(call.stdout).toMatch(/^ {2}--allow RULE +run a command without asking when it starts with these words/m);
+    expect(call.stdout).toMatch(/^ {2}--progress /m);
+    expect(undo.stdout).toMatch(/^ {2}--change ID +undo only this change/m);
+    expect(undo.stdout).not.toContain('--yes');
+    expect(mcp.stdout).toContain('elicitation');
+    expect(mcp.stdout).not.toContain('--progress');
+  });
+
+  it('call TOOL --help shows the tool’s description and its input schema', async () => {
+    const help = await run(['call', 'read', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('read (filesystem/read, risk read)');
+    const schema = /INPUT, a JSON object of this schema:\n(\{[\s\S]*?\n\})\n/.exec(help.stdout)?.[1];
+    expect(JSON.parse(schema ?? 'null')).toMatchObject({ type: 'object', required: ['path'], properties: { path: { type: 'string' } } });
+    const unknown = await run(['call', 'nope', '--help']);
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'openwork-tools: there is no tool named "nope"; the tools are read, write, edit, grep, glob, list, bash\n']);
+  });
+
+  it('INPUT that is not JSON is one line with a call that would work', async () => {
+    const [read, bash] = await Promise.all([run(['call', 'read', 'README.md']), run(['call', 'bash', 'ls -la'])]);
+    expect(read.code).toBe(2);
+    expect(read.stderr).toMatch(/^openwork-tools: INPUT is not JSON \(.*\); give a JSON object, e\.g\. openwork-tools call read '\{"path":"README\.md"\}'\n$/);
+    expect(bash.stderr).toMatch(/e\.g\. openwork-tools call bash '\{"command":"ls -la"\}'\n$/);
+  });
+});

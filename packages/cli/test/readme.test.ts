@@ -1,0 +1,152 @@
+import { execFile } from 'node:child_process';
+import { access, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { parseSettings } from '@openwork/permission-policy';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const cli = fileURLToPath(new URL('../', import.meta.url));
+const repository = fileURLToPath(new URL('../../../', import.meta.url));
+const readmePath = join(repository, 'README.md');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+/** The placeholder the README gives for the clone. */
+const CLONE = '/path/to/openwork-tools';
+
+let readme: string;
+/** Inside packages/cli, so that the example and the bundle resolve the workspace packages as an installed project would. */
+let scratch: string;
+/** A project the example and the server work in: a README of a few lines, nothing else. */
+let project: string;
+
+/** The fenced blocks of a language, in order. */
+function blocks(markdown: string, language: string): string[] {
+  return [...markdown.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1] ?? '');
+}
+
+beforeAll(async () => {
+  readme = await readFile(readmePath, 'utf8');
+  scratch = await mkdtemp(join(cli, '.readme-test-'));
+  project = await realpath(await mkdtemp(join(tmpdir(), 'readme-project-')));
+  await writeFile(join(project, 'README.md'), '# a project\n\nwith a README\nof four lines\n');
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+  await rm(project, { recursive: true, force: true });
+});
+
+describe('the README works from a fresh clone', () => {
+  it('keeps its first two commands: set up and run the demo, then the whole suite', () => {
+    expect(blocks(readme, 'sh').slice(0, 2)).toEqual([
+      'npm i -g -E pnpm@12.4.2 && npm_config_nodedir=/usr pnpm install --frozen-lockfile && pnpm demo\n',
+      'pnpm test\n',
+    ]);
+  });
+
+  it('its TypeScript example, imports included, typechecks and runs: reads run, the write is denied', async () => {
+    const example = blocks(readme, 'ts').find((block) => block.startsWith('import '));
+    expect(example).toBeDefined();
+    await writeFile(join(scratch, 'example.ts'), example ?? '');
+    await writeFile(join(scratch, 'tsconfig.json'), JSON.stringify({ extends: relative(scratch, join(repository, 'tsconfig.base.json')), files: ['example.ts'] }));
+    const typecheck = await run(process.execPath, [tsc, '-p', join(scratch, 'tsconfig.json'), '--pretty', 'false']).then(
+      () => '',
+      (error: Error & { stdout?: string }) => error.stdout || error.message,
+    );
+    expect(typecheck).toBe('');
+
+    const { stdout } = await run(process.execPath, ['--import', import.meta.resolve('tsx'), join(scratch, 'example.ts')], { cwd: project, env: { ...process.env, HOME: project } });
+    expect(stdout).toContain('read: ok\n');
+    expect(stdout).toContain('# a project');
+    expect(stdout).toMatch(/^bash: ok\n[\s\S]*?<stdout>\nREADME\.md\n<\/stdout>/m);
+    expect(stdout).toMatch(/^write: denied\nError \[denied\]: write was not run: write writes notes\.txt; there was nobody to ask$/m);
+    await expect(access(join(project, 'notes.txt'))).rejects.toThrow();
+  }, 180_000);
+
+  it('its MCP configuration starts the built command, which serves the tools', async () => {
+    const config = blocks(readme, 'json')
+      .map((block) => JSON.parse(block) as { mcpServers?: Record<string, { command: string; args: string[] }> })
+      .find((parsed) => parsed.mcpServers !== undefined);
+    const server = config?.mcpServers?.['openwork-tools'];
+    expect(server?.command).toBe('node');
+    const [command = '', ...args] = server?.args ?? [];
+    // The path the README names is where the package's build puts the command, and what the published package runs.
+    expect(command).toBe(`${CLONE}/packages/cli/dist/openwork-tools.js`);
+    const manifest = JSON.parse(await readFile(join(cli, 'package.json'), 'utf8')) as { scripts: { build: string }; publishConfig: { bin: Record<string, string> } };
+    expect(manifest.scripts.build).toContain('node build-bin.mjs');
+    expect(manifest.publishConfig.bin['openwork-tools']).toBe('./dist/openwork-tools.js');
+    expect(readme).toContain('pnpm -r build');
+
+    // The same bundle the build makes, put in the scratch directory rather than over dist/.
+    const built = join(scratch, 'dist', 'openwork-tools.js');
+    await run(process.execPath, [join(cli, 'build-bin.mjs'), built]);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [built, ...args.map((arg) => (arg === '/path/to/project' ? project : arg))],
+      env: Object.fromEntries(Object.entries({ ...process.env, HOME: project }).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'readme-test', version: '0.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash']);
+      const result = (await client.callTool({ name: 'read', arguments: { path: 'README.md' } })) as CallToolResult;
+      expect(result.structuredContent).toMatchObject({ path: 'README.md', content: '# a project\n\nwith a README\nof four lines\n' });
+    } finally {
+      await client.close();
+    }
+  }, 180_000);
+
+  it('its settings file example is read as it is written', () => {
+    const settings = blocks(readme, 'json').find((block) => block.includes('"permissions"'));
+    expect(parseSettings(settings ?? '')).toMatchObject({ ok: true, settings: { allow: [{ text: 'bash:npm test' }, { text: 'bash:make' }] } });
+  });
+});
+
+/** The README of the repository and of each package. */
+async function readmes(): Promise<string[]> {
+  const packages = join(repository, 'packages');
+  const names = (await readdir(packages)).sort();
+  return [readmePath, ...names.map((name) => join(packages, name, 'README.md'))];
+}
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+describe('the READMEs point only at what exists', () => {
+  it('every relative link resolves; a package README links only inside its package, which is all it ships with', async () => {
+    for (const file of await readmes()) {
+      const text = await readFile(file, 'utf8');
+      const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g), ...text.matchAll(/^\[[^\]]+\]:\s*(\S+)/gm)].map((match) => match[1] ?? '');
+      for (const target of targets) {
+        if (/^[a-z]+:/i.test(target) || target.startsWith('#')) continue;
+        const path = resolve(dirname(file), decodeURIComponent(target.split('#')[0] ?? ''));
+        expect(await exists(path), `${relative(repository, file)} links to ${target}`).toBe(true);
+        if (file !== readmePath) expect(relative(dirname(file), path).startsWith('..'), `${relative(repository, file)} links outside its package: ${target}`).toBe(false);
+      }
+    }
+  });
+
+  it('the README names only files of the repository, and no document it does not ship', async () => {
+    expect(readme).not.toContain('CONTRACT.md');
+    // Paths written out, linked or not; build output (dist/) exists only after a build.
+    for (const [path] of readme.matchAll(/\b(?:docs|tools|packages)\/[\w./-]*[\w/]/g)) {
+      if (path.includes('/dist/') || path.endsWith('/dist')) continue;
+      expect(await exists(join(repository, path)), `README.md names ${path}`).toBe(true);
+    }
+    for (const file of await readmes()) {
+      const text = await readFile(file, 'utf8');
+      expect(text, relative(repository, file)).not.toMatch(/seed §|CONTRACT\.md/);
+    }
+  });
+});
