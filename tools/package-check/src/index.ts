@@ -1,3 +1,13 @@
+export { CONSUMERS } from './install-size.ts';
+export { installConsumer } from './install-size.ts';
+export { measureInstall } from './install-size.ts';
+export type { ConsumerName } from './install-size.ts';
+export type { InstallSize } from './install-size.ts';
+export { ensureBuilt } from './pack.ts';
+export { installInFreshProject } from './pack.ts';
 export { packAndInstall } from './pack.ts';
+export { packPackages } from './pack.ts';
 export { PACKAGES } from './pack.ts';
 export type { InstalledProject } from './pack.ts';
+export type { PackageFolder } from './pack.ts';
+export type { PackOptions } from './pack.ts';

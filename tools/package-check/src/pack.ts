@@ -5,10 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const repository = fileURLToPath(new URL('../../../', import.meta.url));
+const workspaceRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Every published package, in dependency order. */
 export const PACKAGES = ['tool-contract', 'path-guard', 'fs-backend', 'process-backend', 'toolset-finalizer', 'builtin-tools', 'permission-policy', 'cli'] as const;
+
+export type PackageFolder = (typeof PACKAGES)[number];
 
 export interface InstalledProject {
   /** A project that has never seen the workspace, with the tarballs installed by npm. */
@@ -17,30 +19,67 @@ export interface InstalledProject {
   readonly tarballs: ReadonlyMap<string, string>;
 }
 
+export interface PackOptions {
+  /** The repository whose packages are packed; default this one (another is a copy of an earlier commit, to compare). */
+  readonly repository?: string;
+}
+
+/**
+ * Builds the packages when any of them is not built, as its prepack guard
+ * (tools/scripts/publish-guard.ts, run here the way pnpm runs it) decides.
+ * Under nx the test target's `^build` has built them already; a run of the
+ * test on its own builds what changed since.
+ */
+export async function ensureBuilt(options: PackOptions = {}): Promise<void> {
+  const repository = options.repository ?? workspaceRoot;
+  const guarded = await Promise.all(
+    PACKAGES.map((name) => run('pnpm', ['run', '--silent', 'prepack'], { cwd: join(repository, 'packages', name) }).then(() => true, () => false)),
+  );
+  if (guarded.every(Boolean)) return;
+  // pnpm runs the builds in dependency order: each package's types come from its dependencies' dist/.
+  await run('pnpm', ['--recursive', '--filter', './packages/*', 'run', 'build'], { cwd: repository, maxBuffer: 1 << 24 });
+}
+
 /**
  * Packs every package as it would be published (dist/ must be built; pnpm
- * applies publishConfig and resolves workspace versions), then installs the
- * tarballs, and any `extra` registry packages, with npm into `base/project`.
+ * applies publishConfig and resolves workspace versions) into `destination`.
  */
-export async function packAndInstall(base: string, extra: readonly string[] = []): Promise<InstalledProject> {
-  const destination = join(base, 'tarballs');
+export async function packPackages(destination: string, options: PackOptions = {}): Promise<ReadonlyMap<PackageFolder, string>> {
+  const repository = options.repository ?? workspaceRoot;
   await mkdir(destination, { recursive: true });
   for (const name of PACKAGES) {
     await run('pnpm', ['pack', '--pack-destination', destination], { cwd: join(repository, 'packages', name) });
   }
-  const tarballs = new Map<string, string>();
+  const tarballs = new Map<PackageFolder, string>();
   for (const file of await readdir(destination)) {
     const name = PACKAGES.find((candidate) => file.startsWith(`openwork-${candidate}-`));
     if (name !== undefined) tarballs.set(name, join(destination, file));
   }
-  const project = join(base, 'project');
+  return tarballs;
+}
+
+/**
+ * Installs tarballs, and any `extra` registry packages, with npm into a new
+ * project at `project`, as someone outside the workspace would.
+ */
+export async function installInFreshProject(project: string, specs: readonly string[]): Promise<void> {
   await mkdir(project, { recursive: true });
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES.map((name) => tarballs.get(name) ?? name), ...extra], {
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
     cwd: project,
     // node-pty (optional) compiles against the system's Node headers.
     env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' },
     maxBuffer: 1 << 24,
   });
+}
+
+/**
+ * Packs every package, then installs all the tarballs, and any `extra`
+ * registry packages, with npm into `base/project`.
+ */
+export async function packAndInstall(base: string, extra: readonly string[] = []): Promise<InstalledProject> {
+  const tarballs = await packPackages(join(base, 'tarballs'));
+  const project = join(base, 'project');
+  await installInFreshProject(project, [...PACKAGES.map((name) => tarballs.get(name) ?? name), ...extra]);
   return { project, tarballs };
 }

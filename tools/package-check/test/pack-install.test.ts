@@ -1,24 +1,34 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGES, packAndInstall } from '../src/index.ts';
+import { ensureBuilt, installConsumer, installInFreshProject, measureInstall, PACKAGES, packAndInstall, type InstallSize } from '../src/index.ts';
 
 const run = promisify(execFile);
 const here = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => join(here, 'node_modules', '.bin', name);
 
+/** Entry points that are assets, not modules: attw has no types to find there. */
+const ASSET_ENTRYPOINTS: Readonly<Record<string, readonly string[]>> = { 'builtin-tools': ['./tree-sitter-bash.wasm'] };
+
 let base: string;
 let tarballs: ReadonlyMap<string, string>;
+/** Every package installed: what a product running the command has. */
 let project: string;
+/** builtin-tools, fs-backend, process-backend and toolset-finalizer: what a product embedding the tools has. */
+let library: string;
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'pack-install-'));
+  await ensureBuilt();
   ({ project, tarballs } = await packAndInstall(base));
-  await copyFile(join(here, 'consumer', 'consumer.mjs'), join(project, 'consumer.mjs'));
+  library = join(base, 'library');
+  await installConsumer(library, 'library', tarballs);
+  for (const file of ['consumer.mjs', 'trace-loads.mjs', 'trace-loads-hook.mjs']) await copyFile(join(here, 'consumer', file), join(project, file));
 }, 600_000);
 
 afterAll(async () => {
@@ -26,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('the packages install from their tarballs', () => {
-  it('packs every package, with only dist/, README and LICENSE besides the manifest', async () => {
+  it('packs every package, with only dist/, README and LICENSE besides the manifest, and the bash grammar in builtin-tools', async () => {
     expect([...tarballs.keys()].sort()).toEqual([...PACKAGES].sort());
     for (const [name, tarball] of tarballs) {
       const { stdout } = await run('tar', ['-tzf', tarball]);
@@ -36,7 +46,8 @@ describe('the packages install from their tarballs', () => {
       expect(files, name).toContain('package/LICENSE');
       expect(files, name).toContain('package/dist/index.js');
       expect(files, name).toContain('package/dist/index.d.ts');
-      expect(files.filter((file) => !/^package\/(package\.json|README\.md|LICENSE|dist\/.*)$/.test(file)), name).toEqual([]);
+      const assets = name === 'builtin-tools' ? ['package/grammar/LICENSE', 'package/grammar/README.md', 'package/grammar/tree-sitter-bash.wasm'] : [];
+      expect(files.filter((file) => !/^package\/(package\.json|README\.md|LICENSE|dist\/.*)$/.test(file)).sort(), name).toEqual(assets);
       expect(files.some((file) => file.endsWith('.test.js')), name).toBe(false);
     }
   });
@@ -46,7 +57,9 @@ describe('the packages install from their tarballs', () => {
       const publint = await run(bin('publint'), ['run', tarball, '--strict', '--level', 'warning']);
       expect(publint.stdout, name).not.toMatch(/error|warning/i);
       // esm-only: the packages are ESM ("type": "module"); a require() of them is not offered.
-      await expect(run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color']), name).resolves.toBeDefined();
+      const assets = ASSET_ENTRYPOINTS[name] ?? [];
+      const exclude = assets.length > 0 ? ['--exclude-entrypoints', ...assets] : [];
+      await expect(run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color', ...exclude]), name).resolves.toBeDefined();
     }
   }, 300_000);
 
@@ -75,7 +88,108 @@ describe('the packages install from their tarballs', () => {
     const installedBin = join(project, 'node_modules', '@openwork', 'cli', 'dist', 'openwork-tools.js');
     const { stdout: text } = await run(process.execPath, [installedBin, 'call', 'read', '{"path":"consumer.mjs"}'], { cwd: project });
     expect(text).toContain('builtinTools');
+    // The bundle finds the bash grammar in the installed builtin-tools: the classifier allowed the command on its own.
+    const { stdout: bash } = await run(process.execPath, [installedBin, 'call', 'bash', '{"command":"cat consumer.mjs | wc -l"}', '--json'], { cwd: project });
+    expect(JSON.parse(bash)).toMatchObject({ status: 'ok', decision: { verdict: 'allow', rule: 'read_only:cat, read_only:wc' } });
     // No TypeScript loader in the installed tree.
     await expect(run(process.execPath, ['-e', "import('tsx').then(() => process.exit(3), () => process.exit(0))"], { cwd: project })).resolves.toBeDefined();
   }, 60_000);
+});
+
+const nameOf = (id: string) => id.slice(0, id.lastIndexOf('@'));
+
+describe('what an install brings (docs/benchmarks.md, "Install size")', () => {
+  let sizes: { readonly library: InstallSize; readonly command: InstallSize };
+
+  beforeAll(async () => {
+    sizes = { library: await measureInstall(library), command: await measureInstall(project) };
+  }, 60_000);
+
+  it('a product embedding the tools gets neither node-pty nor the tree-sitter-bash package, and stays under 35 MB', () => {
+    const names = sizes.library.packages.map(nameOf);
+    expect(names).toEqual(expect.arrayContaining(['@openwork/builtin-tools', '@openwork/process-backend', 'web-tree-sitter']));
+    expect(names).not.toContain('node-pty');
+    expect(names).not.toContain('tree-sitter-bash');
+    expect(sizes.library.diskBytes).toBeLessThan(35_000_000);
+  });
+
+  it('node-pty is an optional peer of process-backend and an optional dependency of the command, whose --pty uses it', async () => {
+    const manifest = async (name: string) =>
+      JSON.parse(await readFile(join(project, 'node_modules', '@openwork', name, 'package.json'), 'utf8')) as Record<string, Record<string, unknown> | undefined>;
+    const processBackend = await manifest('process-backend');
+    expect(processBackend.peerDependencies?.['node-pty']).toBeDefined();
+    expect(processBackend.peerDependenciesMeta?.['node-pty']).toEqual({ optional: true });
+    expect({ ...processBackend.dependencies, ...processBackend.optionalDependencies }).not.toHaveProperty('node-pty');
+    const cli = await manifest('cli');
+    expect(cli.optionalDependencies?.['node-pty']).toBeDefined();
+    expect(sizes.command.packages.map(nameOf)).not.toContain('tree-sitter-bash');
+  });
+
+  it('the bash classifier loads its grammar from builtin-tools in the embedding install', async () => {
+    const script = [
+      "const { createCommandClassifier } = await import('@openwork/builtin-tools');",
+      'const classifier = await createCommandClassifier();',
+      "console.log(JSON.stringify(classifier.classify('cat a.txt | wc -l', { mode: 'default' })));",
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: library });
+    expect(JSON.parse(stdout)).toMatchObject({ verdict: 'allow', list: 'read_only' });
+  });
+});
+
+/** What the MCP SDK needs to serve over HTTP, and the SDK's own HTTP and client modules. */
+const HTTP_STACK = /node_modules\/(express|express-rate-limit|hono|@hono\/node-server|cors|eventsource|eventsource-parser|raw-body|content-type|jose|pkce-challenge|cross-spawn)\/|@modelcontextprotocol\/sdk\/dist\/(esm|cjs)\/(client\/|server\/(auth\/|middleware\/|express|sse|streamableHttp|webStandardStreamableHttp))/;
+
+describe('the stdio MCP command', () => {
+  it("loads none of the MCP SDK's HTTP stack, from node_modules or from its bundle", async () => {
+    const installedBin = join(project, 'node_modules', '@openwork', 'cli', 'dist', 'openwork-tools.js');
+    const trace = join(base, 'mcp-loads.txt');
+    const child = spawn(process.execPath, ['--import', './trace-loads.mjs', installedBin, 'mcp'], {
+      cwd: project,
+      env: { ...process.env, OPENWORK_TRACE_LOADS: trace },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let output = '';
+    const listed = new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('"id":2')) resolve();
+      });
+    });
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'package-check', version: '0' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    await listed;
+    child.stdin.end();
+    await exited;
+    expect(output).toContain('"name":"bash"');
+    const loaded = (await readFile(trace, 'utf8')).split('\n').filter((line) => line !== '');
+    // The trace sees the bundle itself, so it could see anything else loaded.
+    expect(loaded.some((path) => path.endsWith('/@openwork/cli/dist/openwork-tools.js'))).toBe(true);
+    expect(loaded.filter((path) => HTTP_STACK.test(path))).toEqual([]);
+    // The SDK is bundled: esbuild names each module it inlines in a comment, so the bundle lists what it holds.
+    const bundle = await readFile(installedBin, 'utf8');
+    expect(bundle).toMatch(/@modelcontextprotocol\/sdk\/dist\/esm\/server\/stdio\.js/);
+    expect(bundle.split('\n').filter((line) => line.startsWith('// ') && HTTP_STACK.test(line))).toEqual([]);
+  }, 60_000);
+});
+
+describe('a project on any major of ai the adapter supports installs it', () => {
+  it.each([5, 6, 7])('ai %i: npm resolves the optional peer, and the adapter loads', async (major) => {
+    const target = join(base, `ai-${major}`);
+    const tarball = (name: string) => tarballs.get(name) ?? name;
+    // npm refused ai 5 and 6 (ERESOLVE) while the peer range was ">=7".
+    await installInFreshProject(target, [tarball('tool-contract'), tarball('toolset-finalizer'), `ai@${major}`]);
+    const script = [
+      "import { createRequire } from 'node:module';",
+      "const { aiSdkTools } = await import('@openwork/toolset-finalizer/ai-sdk');",
+      "const { version } = createRequire(`${process.cwd()}/`)('ai/package.json');",
+      'console.log(JSON.stringify({ version, adapter: typeof aiSdkTools }));',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: target });
+    const loaded = JSON.parse(stdout) as { version: string; adapter: string };
+    expect(loaded.version.split('.')[0]).toBe(String(major));
+    expect(loaded.adapter).toBe('function');
+  }, 180_000);
 });

@@ -2,15 +2,24 @@
 // (`@openwork/toolset-finalizer/ai-sdk`) because `ai` is an optional peer:
 // the root entry never imports it.
 import { TurnScope, type ErrorToolResult, type ToolSessionContext } from '@openwork/tool-contract';
-import { jsonSchema, tool, type JSONSchema7, type Tool, type ToolExecutionOptions } from 'ai';
+import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { FinalizedToolset } from '../finalized-toolset.ts';
 import { runModelCall, type CallStarter, type ToolLoopOptions } from './run-call.ts';
 
 /** How the AI SDK tools run their calls; the SDK decides the order. */
 export type AiSdkToolsOptions = Omit<ToolLoopOptions, 'parallel'>;
 
+/**
+ * What the SDK passes `execute`: the call id, its abort signal, the
+ * messages. Read off `Tool` rather than imported by name, because the name
+ * and its type parameters differ between the majors the peer range admits
+ * (`ToolCallOptions` in ai 5, `ToolExecutionOptions` in 6, generic over a
+ * context in 7), and this file compiles against each.
+ */
+type ExecutionOptions = Parameters<NonNullable<Tool<unknown, string>['execute']>>[1];
+
 /** One AI SDK tool: JSON input, the model text out. */
-export type AiSdkTool = Tool<unknown, string> & { execute: (input: unknown, options: ToolExecutionOptions<unknown>) => Promise<string> };
+export type AiSdkTool = Tool<unknown, string> & { execute: (input: unknown, options: ExecutionOptions) => Promise<string> };
 
 /**
  * What an AI SDK tool's `execute` throws for an error or denied result.
@@ -49,13 +58,13 @@ export function aiSdkTools<Session extends ToolSessionContext>(
   const turn = options.turn ?? new TurnScope();
   const tools: Record<string, AiSdkTool> = {};
   for (const definition of toolset.definitions) {
-    const execute = async (input: unknown, execution: ToolExecutionOptions<unknown>): Promise<string> => {
+    const execute = async (input: unknown, execution: ExecutionOptions): Promise<string> => {
       const starter = execution.abortSignal === undefined ? turn : withSignal(turn, execution.abortSignal);
       const result = await runModelCall(toolset, { callId: execution.toolCallId, name: definition.name, input }, options, starter);
       if (result.status !== 'ok') throw new ToolResultError(result);
       return result.output;
     };
-    tools[definition.name] = tool<unknown, string, Record<string, unknown>>({
+    tools[definition.name] = tool({
       description: definition.description,
       inputSchema: jsonSchema(definition.inputSchema as JSONSchema7),
       execute,

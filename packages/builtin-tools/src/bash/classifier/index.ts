@@ -5,12 +5,20 @@ import type { CommandClassifier } from './types.ts';
 
 let loading: Promise<Parser> | undefined;
 
+/**
+ * The grammar's wasm, shipped in this package's grammar/ folder (a copy of
+ * tree-sitter-bash's build with its licence: docs/decisions/0019). It is
+ * resolved through the package's own export rather than relative to this
+ * file, so that a bundle of this code (the CLI's command is one) still
+ * finds it in node_modules.
+ */
+const GRAMMAR = '@openwork/builtin-tools/tree-sitter-bash.wasm';
+
 /** Loads the tree-sitter bash grammar once per process (WebAssembly, no native build). */
 function bashParser(): Promise<Parser> {
   loading ??= (async () => {
     await Parser.init();
-    const require = createRequire(import.meta.url);
-    const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const language = await Language.load(createRequire(import.meta.url).resolve(GRAMMAR));
     const parser = new Parser();
     parser.setLanguage(language);
     return parser;
@@ -25,4 +33,4 @@ export async function createCommandClassifier(): Promise<CommandClassifier> {
 }
 
 export { READ_ONLY_PROGRAMS } from './classify.ts';
-export type { ClassifierList, ClassifyOptions, CommandClassification, CommandClassifier, ParsedCommand, PermissionMode } from './types.ts';
+export type { ClassifierList, ClassifyOptions, CommandAllowRule, CommandClassification, CommandClassifier, ParsedCommand, PermissionMode } from './types.ts';
