@@ -12,7 +12,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['node-pty', 'web-tree-sitter', 'tree-sitter-bash'],
+  external: ['node-pty', 'web-tree-sitter'],
   // CommonJS dependencies inside an ESM bundle still call require().
   banner: { js: "import { createRequire as __openworkRequire } from 'node:module'; const require = __openworkRequire(import.meta.url);" },
   legalComments: 'linked',
