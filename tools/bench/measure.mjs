@@ -1,7 +1,7 @@
 // One in-process measurement in a fresh process, run from the packages as
 // installed from their tarballs (plain JavaScript, no loader), so that the
 // peak RSS belongs to this call alone.
-//   node measure.mjs '{"cwd": "...", "tool": "grep", "input": {...}}'
+//   node measure.mjs '{"cwd": "...", "tool": "grep", "input": {...}, "readWorkers": 1}'
 // prints {"ms": …, "maxRssKiB": …, "summary": "…"}.
 import { performance } from 'node:perf_hooks';
 import { builtinTools, DEFAULT_LIMITS, ReadLedger } from '@openwork/builtin-tools';
@@ -22,7 +22,7 @@ function summarize(data) {
 }
 
 const spec = JSON.parse(process.argv[2] ?? '{}');
-const filesystem = new NodeFileSystem();
+const filesystem = new NodeFileSystem(spec.readWorkers === undefined ? {} : { readWorkers: spec.readWorkers });
 const session = {
   workingDirectory: spec.cwd,
   environment: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: spec.cwd },
@@ -42,6 +42,7 @@ const result = await toolset.call(spec.tool, spec.input, active.context, { autho
 const ms = performance.now() - started;
 active.end();
 await session.processes.dispose();
+await filesystem.close();
 if (result.status !== 'ok') {
   console.error(result.output);
   process.exit(1);

@@ -1,4 +1,4 @@
-import type { AsyncFileSystem } from '@openwork/fs-backend';
+import type { AsyncFileSystem, ReadFileChunksOptions } from '@openwork/fs-backend';
 import type { CheckedPath } from '@openwork/path-guard';
 import type { ToolResult } from '@openwork/tool-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,18 +10,10 @@ interface ChunkCount {
   bytes: number;
 }
 
-type ReadChunks = (path: CheckedPath, options: { chunkBytes: number; signal?: AbortSignal }) => AsyncIterable<Uint8Array>;
-
-/** A file system whose streamed reads are counted; where it has no readFileChunks, one made of readFile stands in. */
+/** A file system whose streamed reads are counted. */
 function countingChunks(filesystem: AsyncFileSystem, count: ChunkCount): AsyncFileSystem {
-  const native: unknown = Reflect.get(filesystem, 'readFileChunks');
-  async function* emulated(path: CheckedPath, options: { chunkBytes: number; signal?: AbortSignal }): AsyncGenerator<Uint8Array> {
-    const bytes = await filesystem.readFile(path, { maxBytes: 1024 * 1024 * 1024, ...(options.signal ? { signal: options.signal } : {}) });
-    for (let at = 0; at < bytes.length; at += options.chunkBytes) yield bytes.subarray(at, at + options.chunkBytes);
-  }
-  async function* counted(path: CheckedPath, options: { chunkBytes: number; signal?: AbortSignal }): AsyncGenerator<Uint8Array> {
-    const source = typeof native === 'function' ? (native as ReadChunks).call(filesystem, path, options) : emulated(path, options);
-    for await (const chunk of source) {
+  async function* counted(path: CheckedPath, options: ReadFileChunksOptions): AsyncGenerator<Uint8Array> {
+    for await (const chunk of filesystem.readFileChunks(path, options)) {
       count.chunks += 1;
       count.bytes += chunk.length;
       yield chunk;
@@ -30,17 +22,6 @@ function countingChunks(filesystem: AsyncFileSystem, count: ChunkCount): AsyncFi
   return new Proxy(filesystem, {
     get(target, key) {
       if (key === 'readFileChunks') return counted;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
-
-/** The same file system without a streamed read. */
-function withoutChunks(filesystem: AsyncFileSystem): AsyncFileSystem {
-  return new Proxy(filesystem, {
-    get(target, key) {
-      if (key === 'readFileChunks') return undefined;
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
@@ -104,15 +85,6 @@ describe.each([
 
     const past = await callTool(session, 'read', { path: 'big.log', offset: LINES + 5 });
     expect(past.status === 'ok' ? undefined : past.error).toMatchObject({ kind: 'invalid_input', message: expect.stringContaining(`which has ${LINES} lines`) as string });
-  });
-
-  it('a file system without a streamed read refuses the large file with advice that works', async () => {
-    await world.file('big.txt', 'x\n'.repeat(600));
-    const session = await world.session({ limits: { maxReadFileBytes: 1000 }, wrap: withoutChunks });
-    const result = await callTool(session, 'read', { path: 'big.txt', limit: 10 });
-    expect(result.status === 'ok' ? undefined : result.error.kind).toBe('too_large');
-    expect(result.output).not.toMatch(/read a range/);
-    expect(result.output).toMatch(/larger than 1000 bytes.*with bash/);
   });
 
   it('streamed lines keep their endings, leave out the BOM, cut a long line, and refuse binary or invalid bytes in the window', async () => {

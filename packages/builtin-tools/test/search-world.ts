@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { AsyncFileSystem } from '@openwork/fs-backend';
+import type { AsyncFileSystem, TreeSearchProgress } from '@openwork/fs-backend';
 import { MemoryFileSystem } from '@openwork/fs-backend/memory';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
@@ -21,7 +21,7 @@ export interface SearchWorld {
   symlink(relativePath: string, target: string): Promise<void>;
   /** Makes a file fail to open with EACCES, where the file system can (the memory one; root ignores modes on Node). */
   readonly denyRead?: (relativePath: string) => void;
-  session(options?: { limits?: Partial<ToolLimits>; wrap?: (filesystem: AsyncFileSystem) => AsyncFileSystem }): Promise<BuiltinSession>;
+  session(options?: { limits?: Partial<ToolLimits>; wrap?: (filesystem: AsyncFileSystem) => AsyncFileSystem; environment?: Record<string, string> }): Promise<BuiltinSession>;
   cleanup(): Promise<void>;
 }
 
@@ -49,10 +49,10 @@ export async function callTool(
   }
 }
 
-async function sessionFor(ws: string, filesystem: AsyncFileSystem, limits: Partial<ToolLimits> = {}): Promise<BuiltinSession> {
+async function sessionFor(ws: string, filesystem: AsyncFileSystem, limits: Partial<ToolLimits> = {}, environment: Record<string, string> = {}): Promise<BuiltinSession> {
   return {
     workingDirectory: ws,
-    environment: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    environment: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...environment },
     paths: await PathGuard.create({ workingDirectory: ws, probe: filesystem }),
     filesystem,
     processes: new PipeProcessBackend(),
@@ -84,7 +84,7 @@ export async function nodeWorld(): Promise<SearchWorld> {
       await mkdir(dirname(path), { recursive: true });
       await symlink(target, path);
     },
-    session: (options = {}) => sessionFor(ws, options.wrap ? options.wrap(filesystem) : filesystem, options.limits),
+    session: (options = {}) => sessionFor(ws, options.wrap ? options.wrap(filesystem) : filesystem, options.limits, options.environment),
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }
@@ -109,15 +109,32 @@ export function memoryWorld(): Promise<SearchWorld> {
       return Promise.resolve();
     },
     denyRead: (relativePath) => filesystem.injectFault(join(ws, relativePath), 'open', 'EACCES'),
-    session: (options = {}) => sessionFor(ws, options.wrap ? options.wrap(filesystem) : filesystem, options.limits),
+    session: (options = {}) => sessionFor(ws, options.wrap ? options.wrap(filesystem) : filesystem, options.limits, options.environment),
     cleanup: () => Promise.resolve(),
   });
 }
 
-/** The same file system, with a hook run before each file read, single or batched (to cancel in the middle of a walk), and one per directory listed in a batch. */
+/**
+ * The same file system, with a hook run before each file read, single or
+ * batched, and for each file a tree search reports as it goes (to cancel in
+ * the middle of a walk); and one per directory listed, in a batch or by a
+ * tree search.
+ */
 export function withReadHook(filesystem: AsyncFileSystem, beforeRead: () => void, onList?: () => void): AsyncFileSystem {
   return new Proxy(filesystem, {
     get(target, key) {
+      if (key === 'searchTree') {
+        return (...[root, request, options]: Parameters<AsyncFileSystem['searchTree']>) => {
+          let files = 0;
+          let directories = 0;
+          const onProgress = (progress: TreeSearchProgress) => {
+            for (; files < progress.files; files += 1) beforeRead();
+            for (; directories < progress.directories; directories += 1) onList?.();
+            options.onProgress?.(progress);
+          };
+          return target.searchTree(root, request, { ...options, onProgress });
+        };
+      }
       if (key === 'readFile') {
         return (...args: Parameters<AsyncFileSystem['readFile']>) => {
           beforeRead();

@@ -1,5 +1,6 @@
 import type { CheckedPath, EntryKind, PathProbe } from '@openwork/path-guard';
 import type { ToolError } from '@openwork/tool-contract';
+import type { TreeSearchOptions, TreeSearchRequest, TreeSearchResult } from './search/search-types.ts';
 
 export interface FileInfo {
   /** lstat kind of the real target. */
@@ -21,6 +22,12 @@ export interface DirectoryEntry {
 export interface ReadFileOptions {
   /** Files larger than this are `too_large` (the message gives the size); nothing beyond it is read. */
   readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface ReadFileChunksOptions {
+  /** Most bytes per chunk; only the last may be shorter. */
+  readonly chunkBytes: number;
   readonly signal?: AbortSignal;
 }
 
@@ -91,6 +98,12 @@ export interface AsyncFileSystem extends PathProbe {
   stat(path: CheckedPath, options?: { signal?: AbortSignal }): Promise<FileInfo>;
   /** A regular file only: never blocks on a FIFO, socket or device (`not_a_file`). */
   readFile(path: CheckedPath, options: ReadFileOptions): Promise<Uint8Array>;
+  /**
+   * A regular file opened once, with readFile's checks, and read front to
+   * back in chunks, with no size limit: for a range of a large file. Leaving
+   * the loop (break, return or a throw) closes the file.
+   */
+  readFileChunks(path: CheckedPath, options: ReadFileChunksOptions): AsyncIterable<Uint8Array>;
   /** Atomic: a temp file beside the target, fsync, rename; no temp file survives a failure. */
   writeFile(path: CheckedPath, data: Uint8Array, options?: WriteFileOptions): Promise<WriteResult>;
   removeFile(path: CheckedPath, options: RemoveFileOptions): Promise<void>;
@@ -105,6 +118,17 @@ export interface AsyncFileSystem extends PathProbe {
   readDirectory(path: CheckedPath, options?: ListDirectoryOptions): Promise<DirectoryEntry[]>;
   /** Many directories at once, for search: readDirectory's checks for each, in input order; only an aborted signal rejects. */
   readDirectories(paths: readonly CheckedPath[], options?: ListDirectoryOptions): Promise<ReadDirectoriesEntry[]>;
+  /**
+   * grep and glob over a directory (or one file), walked where the bytes are
+   * (issue 12, docs/decisions/0012): the Node file system walks on its
+   * worker threads, each holding its directories open from the root down;
+   * the memory one walks in process. Results in byte order of their paths,
+   * bounded by count and bytes, the same at any number of workers. A
+   * pattern or filter that does not compile is `invalid_input`; a root that
+   * cannot be listed fails with readDirectory's error; only those and an
+   * aborted signal reject.
+   */
+  searchTree(root: CheckedPath, request: TreeSearchRequest, options: TreeSearchOptions): Promise<TreeSearchResult>;
   /** Serializes writers of one canonical path, in this process and across processes. */
   withLock<T>(path: CheckedPath, action: () => Promise<T>, options?: LockOptions): Promise<T>;
 }

@@ -45,7 +45,7 @@ describe('NodeFileSystem: how the last mile is walked (docs/decisions/0009)', ()
     expect(new NodeFileSystem({ directoryHandles: 'never' }).directoryHandles).toEqual({ mode: 'paths', reason: 'turned off with directoryHandles: never' });
   });
 
-  it.skipIf(process.platform !== 'linux')('leaves no descriptor open: after 350 calls that succeed or are refused, none leads into the tree', async () => {
+  it.skipIf(process.platform !== 'linux')('leaves no descriptor open: after 500 calls that succeed or are refused, none leads into the tree', async () => {
     await mkdir(at('a/b/c'), { recursive: true });
     await writeFile(at('a/b/c/file.txt'), 'x');
     await symlink(outside, at('a/b/link'));
@@ -58,10 +58,14 @@ describe('NodeFileSystem: how the last mile is walked (docs/decisions/0009)', ()
       const file = await guard.resolvePath('a/b/c/file.txt', 'write', 'must_exist');
       const directory = await guard.resolvePath('a/b/c', 'read', 'must_exist');
       await fs.readFile(file, { maxBytes: 1024 });
+      // A streamed read left after its first chunk closes its file as one read to the end does.
+      for await (const chunk of fs.readFileChunks(file, { chunkBytes: 1 })) if (chunk.length > 0) break;
+      for await (const chunk of fs.readFileChunks(file, { chunkBytes: 1 })) expect(chunk.length).toBe(1);
       await fs.writeFile(file, bytes('y'), { expectedSha256: null }).catch(() => undefined);
       await fs.readDirectory(directory);
       await fs.readFiles([guard.child(directory, 'file.txt', 'file'), guard.child(directory, 'missing', 'file')], { maxBytes: 1024 });
       await fs.readDirectories([directory, guard.child(directory, 'nothing', 'directory')]);
+      await fs.searchTree(await guard.resolvePath('.', 'read', 'must_exist'), { mode: 'files', pattern: { source: 'x', caseInsensitive: false }, maxResults: 10, maxLineChars: 100, maxFileBytes: 1024, binarySniffBytes: 0 }, { guard });
       await fs.stat(await guard.resolvePath('a/b/link', 'read', 'must_exist').catch(() => directory));
     };
     for (let round = 0; round < 50; round += 1) await calls();
@@ -151,6 +155,34 @@ describe.each(['auto', 'never'] as const)('NodeFileSystem (directoryHandles %s):
     await expectToolError(fs.writeFile(path, bytes('data')), 'is_directory');
     expect(await readdir(fixture.root)).toEqual(['target.txt']);
     expect(await readdir(at('target.txt'))).toEqual(['keep']);
+  });
+});
+
+describe('NodeFileSystem worker threads are a resource of the session (issue 12 item 7)', () => {
+  it('started on first use, restarted after close(), and never keeping a process alive: a child that searched exits on its own', { timeout: 60_000 }, async () => {
+    await writeFile(at('a.txt'), 'a needle\n');
+    await writeFile(at('b.txt'), 'hay\n');
+    const script = join(packageDirectory, 'test', 'fixtures', 'search-then-exit.ts');
+    const finished = await new Promise<{ code: number | null; stdout: string; exited: boolean }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, fixture.root], { cwd: packageDirectory, stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+      });
+      // Generous: a hang never ends at all.
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve({ code: null, stdout, exited: false });
+      }, 45_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, exited: true });
+      });
+    });
+    expect(finished.stdout.trim()).toBe(JSON.stringify([[{ path: 'a.txt' }], [{ path: 'a.txt' }]]));
+    expect(finished.exited, 'the child printed its result and then did not exit').toBe(true);
+    expect(finished.code).toBe(0);
   });
 });
 

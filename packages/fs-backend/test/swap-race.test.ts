@@ -8,7 +8,9 @@ import { makeRaceWorld, outsideSnapshot, race, startSwapper, tempFilesIn, type R
 // (a real directory) with a symlink to an outside directory, hundreds of
 // thousands of times a second, while this process calls the file system
 // through the path guard. With directory handles, no call may read an outside
-// byte, write or create anything outside, or leave a temp file anywhere.
+// byte, write or create anything outside, or leave a temp file anywhere. The
+// tree search (issue 12) walks in the workers, which hand directories to one
+// another: no path or line from outside may come back.
 
 const SECONDS = 2;
 
@@ -37,7 +39,7 @@ describe.skipIf(!handles || !hasPython())('the swap race against directory handl
     await world.cleanup();
   });
 
-  const operations: RaceOperation[] = ['read', 'write', 'edit', 'list', 'search'];
+  const operations: RaceOperation[] = ['read', 'write', 'edit', 'list', 'search', 'tree-search'];
   it.each(operations)('%s: zero outside bytes read or written, no temp file left anywhere', { timeout: 30_000 }, async (operation) => {
     const guard = await PathGuard.create({ workingDirectory: world.root, probe: fs });
     const before = await outsideSnapshot(world.outside);
@@ -55,7 +57,8 @@ describe.skipIf(!handles || !hasPython())('the swap race against directory handl
     expect(swaps, report).toBeGreaterThan(1000);
     expect(tally.ok, report).toBeGreaterThan(0);
     const refusedKinds = Object.keys(tally.refused);
-    expect(refusedKinds.length, report).toBeGreaterThan(0);
+    // A tree search does not fail on a swapped directory: it counts it unreadable, or resolves the symlink through the guard and leaves it out.
+    if (operation !== 'tree-search') expect(refusedKinds.length, report).toBeGreaterThan(0);
     // A swap is `stale` (seen by the backend) or `outside_root` (seen by the guard); never an I/O error or a wrong kind.
     expect(refusedKinds.filter((kind) => !['stale', 'outside_root', 'not_found'].includes(kind)), report).toEqual([]);
   });

@@ -2,11 +2,10 @@ import { defineTool, safeProgress, ToolError } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { BoundedSortedList } from '../search/bounded-sorted.ts';
-import { globFilter } from '../search/path-filter.ts';
-import { walk } from '../search/walk.ts';
+import { searchIgnore } from '../search/ignore-context.ts';
+import { ignoredNote } from '../search/ignored-note.ts';
+import { progressReporter } from '../search/progress.ts';
 import { escapeName } from '../shared/escape-name.ts';
-import { compareBytes } from '../shared/text.ts';
 import { GlobOutput } from '../shared/output-schemas.ts';
 
 export const GlobInput = Type.Object({
@@ -38,35 +37,31 @@ export const globTool = defineTool({
     if (root.kind !== 'directory') {
       throw new ToolError('not_a_directory', `${escapeName(root.displayPath)} is not a directory; give glob a directory as path`);
     }
-    const filter = globFilter(input.pattern);
-    // One more than asked, so `truncated` means "at least one more path matches".
-    const kept = new BoundedSortedList<string>({ capacity: maxResults + 1, compare: compareBytes });
-    await walk({
-      paths: session.paths,
-      filesystem: session.filesystem,
+    const includeIgnored = input.includeIgnored ?? false;
+    const lookup = { paths: session.paths, filesystem: session.filesystem, environment: session.environment, signal: call.signal };
+    // The walk and the bound run in the file system (docs/decisions/0012): files are listed, never read.
+    const found = await session.filesystem.searchTree(
       root,
-      includeIgnored: input.includeIgnored ?? false,
-      concurrency: session.limits.searchConcurrency,
-      maxResults,
-      progress: { send: safeProgress(call.progress), results: () => kept.items.length },
-      signal: call.signal,
-      includeFile: filter.includeFile,
-      enterDirectory: filter.enterDirectory,
-      beyondBound: (sortKey) => {
-        const last = kept.last;
-        return kept.full && last !== undefined && compareBytes(sortKey, last) > 0;
+      {
+        mode: 'paths',
+        filter: { syntax: 'glob', pattern: input.pattern },
+        ...(includeIgnored ? {} : { ignore: await searchIgnore(lookup, root) }),
+        maxResults,
+        maxLineChars: session.limits.maxLineChars,
+        maxFileBytes: session.limits.maxSearchFileBytes,
+        binarySniffBytes: 0,
       },
-      visitFile: (file) => {
-        kept.add(file.displayPath);
-      },
-    });
-    const paths = kept.items.slice(0, maxResults);
-    const truncated = kept.items.length > maxResults;
+      { guard: session.paths, signal: call.signal, onProgress: progressReporter(safeProgress(call.progress)) },
+    );
+    const paths = found.hits.map((hit) => hit.path);
     const lines = paths.map(escapeName);
-    if (paths.length === 0) lines.push(`[no files match ${JSON.stringify(input.pattern)} under ${escapeName(root.displayPath)}]`);
-    if (truncated) {
+    if (paths.length === 0) {
+      const ignored = ignoredNote(found.ignored, 'list');
+      lines.push(`[no files match ${JSON.stringify(input.pattern)} under ${escapeName(root.displayPath)}${ignored === undefined ? '' : `; ${ignored}`}]`);
+    }
+    if (found.truncated) {
       lines.push(`[showing the first ${paths.length} paths in path order; more match. Narrow the search: a deeper path or a more specific pattern; or raise maxResults (at most 2000)]`);
     }
-    return { data: { paths, truncated } satisfies GlobData, output: lines.join('\n') };
+    return { data: { paths, truncated: found.truncated } satisfies GlobData, output: lines.join('\n') };
   },
 });

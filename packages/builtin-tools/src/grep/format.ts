@@ -1,9 +1,13 @@
+import type { SearchLine, SearchLineMatch, TreeSearchIgnored } from '@openwork/fs-backend';
 import type { ToolOutcome } from '@openwork/tool-contract';
 import type { ToolLimits } from '../session.ts';
+import { ignoredNote } from '../search/ignored-note.ts';
 import { escapeName } from '../shared/escape-name.ts';
 import { formatBytes, utf8Length } from '../shared/text.ts';
-import type { GrepData, GrepLine, GrepMatch, GrepMode, GrepSkipped } from './grep.ts';
-import { fullLength } from './line-text.ts';
+import type { GrepData, GrepMatch, GrepMode, GrepSkipped } from './grep.ts';
+
+/** A matching line as the search found it: cut to maxLineChars, with its full length when cut. */
+export type FoundMatch = SearchLineMatch & { readonly path: string };
 
 /** What a search found, already bounded and sorted. */
 export interface GrepFindings {
@@ -12,7 +16,8 @@ export interface GrepFindings {
   readonly root: string;
   readonly truncated: boolean;
   readonly skipped: GrepSkipped;
-  readonly matches: readonly GrepMatch[];
+  readonly ignored: TreeSearchIgnored;
+  readonly matches: readonly FoundMatch[];
   readonly files: readonly string[];
   readonly counts: readonly { readonly path: string; readonly count: number }[];
 }
@@ -28,8 +33,8 @@ const UNIT: Record<GrepMode, string> = { content: 'matching lines', files_with_m
 export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutcome<GrepData> {
   const { maxLineChars, maxContentBytes } = limits;
   let cutLines = 0;
-  const cut = (entry: GrepLine): { text: string; note: string } => {
-    const length = fullLength(entry);
+  const cut = (entry: SearchLine): { text: string; note: string } => {
+    const length = entry.fullLength ?? entry.text.length;
     if (length <= maxLineChars) return { text: entry.text, note: '' };
     cutLines += 1;
     return { text: entry.text.slice(0, maxLineChars), note: ` … [line cut: ${length - maxLineChars} more characters]` };
@@ -59,7 +64,7 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
     for (const match of findings.matches) {
       const block: string[] = [];
       const shownPath = escapeName(match.path);
-      const shown = (entry: GrepLine, separator: string) => {
+      const shown = (entry: SearchLine, separator: string) => {
         const { text, note } = cut(entry);
         return { entry: { line: entry.line, text }, line: `${shownPath}${separator}${entry.line}${separator}${text}${note}` };
       };
@@ -104,7 +109,10 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
 
   const shownCount = 'matches' in data ? data.matches.length : 'files' in data ? data.files.length : data.counts.length;
   const notes: string[] = [];
-  if (shownCount === 0) notes.push(`[no matches for ${JSON.stringify(findings.pattern)} in ${escapeName(findings.root)}]`);
+  if (shownCount === 0) {
+    const ignored = ignoredNote(findings.ignored, 'search');
+    notes.push(`[no matches for ${JSON.stringify(findings.pattern)} in ${escapeName(findings.root)}${ignored === undefined ? '' : `; ${ignored}`}]`);
+  }
   if (cutLines > 0) notes.push(`[${cutLines} line(s) longer than ${maxLineChars} characters were cut]`);
   if (data.truncated) {
     const why = capped ? `the ${formatBytes(maxContentBytes)} output cap was reached` : 'more exist';

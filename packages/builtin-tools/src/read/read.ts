@@ -1,17 +1,17 @@
-import { defineTool, isToolError, ToolError } from '@openwork/tool-contract';
+import { defineTool, isToolError, ToolError, type ImageMediaType, type TextEncoding } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { escapeName } from '../shared/escape-name.ts';
 import { decodeText, formatBytes, sha256 } from '../shared/text.ts';
 import { ReadOutput } from '../shared/output-schemas.ts';
-import { streamedRead } from './file-chunks.ts';
+import { readFileFormat, streamedTextOnly, textFields, type TextFormat } from './formats.ts';
 import { readLineWindow, type LineWindow } from './line-window.ts';
 
 export const ReadInput = Type.Object({
   path: Type.String({ description: 'File to read: relative to the working directory, or absolute inside an allowed root.' }),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Zero-based line to start from; default 0.' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: 'Number of lines, 1–2000; default: all after offset, within 1 MiB.' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Zero-based line to start from (for a notebook, cell); default 0.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: 'Number of lines (for a notebook, cells), 1–2000; default: all after offset, within 1 MiB.' })),
 });
 
 export interface ReadData {
@@ -23,6 +23,18 @@ export interface ReadData {
   readonly totalLines?: number;
   readonly truncated: boolean;
   readonly nextOffset?: number;
+  /**
+   * Absent for lines of text (as every read before); `image` for an image,
+   * attached to the result as an image part (`content` empty); `notebook`
+   * for a notebook rendered by cells, where offset, lineCount, totalLines
+   * and nextOffset count cells.
+   */
+  readonly kind?: 'image' | 'notebook';
+  /** Text in UTF-16 (by its byte-order mark); absent for UTF-8. */
+  readonly encoding?: Exclude<TextEncoding, 'utf-8'>;
+  readonly image?: { readonly mediaType: ImageMediaType; readonly bytes: number; readonly width: number; readonly height: number };
+  /** `images`: image outputs attached; `omittedImages`: those left out by the image limit. */
+  readonly notebook?: { readonly cells: number; readonly language?: string; readonly images: number; readonly omittedImages: number };
 }
 
 /** Bytes per chunk of a streamed read. */
@@ -58,27 +70,26 @@ export const readTool = defineTool({
     let window: LineWindow;
     let totalLines: number | undefined;
     let bytes: Uint8Array | undefined;
+    let format: TextFormat | undefined;
+    const formatRequest = { session, path, shownPath, offset, limit: input.limit };
     try {
       bytes = await session.filesystem.readFile(path, { maxBytes: maxReadFileBytes, signal: call.signal });
     } catch (error) {
       if (!isToolError(error) || error.kind !== 'too_large') throw error;
     }
     if (bytes !== undefined) {
+      // A PDF, an image or a notebook is not read as lines; UTF-16 text is read as its UTF-8.
+      const found = readFileFormat(formatRequest, bytes);
+      if (found.kind === 'outcome') return found.outcome;
+      format = found;
       // A file within the limit is checked whole, and what the model saw is remembered for edit.
       const seenText = decodeText(bytes, shownPath).text;
       session.readLedger.remember(session.paths.canonicalKey(path), sha256(bytes), seenText);
-      totalLines = countLines(bytes);
-      window = await readLineWindow([bytes], request);
+      totalLines = countLines(format.utf8);
+      window = await readLineWindow([format.utf8], request);
     } else {
       // A larger file is read as a stream, only as far as the lines asked for: the cap is on what is returned.
-      const readChunks = streamedRead(session.filesystem);
-      if (readChunks === undefined) {
-        throw new ToolError(
-          'too_large',
-          `${shownPath} is larger than ${formatBytes(maxReadFileBytes)}, and this file system cannot read part of a file; look at part of it with bash instead (grep -n PATTERN FILE, or sed -n 'START,ENDp' FILE)`,
-        );
-      }
-      window = await readLineWindow(readChunks(path, { chunkBytes: CHUNK_BYTES, signal: call.signal }), request);
+      window = await readLineWindow(streamedTextOnly(session.filesystem.readFileChunks(path, { chunkBytes: CHUNK_BYTES, signal: call.signal }), formatRequest), request);
       totalLines = window.totalLines;
     }
 
@@ -93,6 +104,7 @@ export const readTool = defineTool({
       ...(totalLines === undefined ? {} : { totalLines }),
       truncated,
       ...(nextOffset === undefined ? {} : { nextOffset }),
+      ...textFields(format),
     };
     const numbered = window.lines.map((line, index) => {
       const body = line.content.replace(/\r?\n$/, '');
@@ -100,7 +112,7 @@ export const readTool = defineTool({
       return `${String(offset + index + 1).padStart(6)}\t${body}${note}`;
     });
     const cutLines = window.lines.filter((line) => line.cutChars > 0).length;
-    const notes: string[] = [];
+    const notes: string[] = [...(format?.notes ?? [])];
     if (totalLines === 0) notes.push(`[${shownPath} is empty]`);
     if (cutLines > 0) notes.push(`[${cutLines} line(s) longer than ${maxLineChars} characters were cut]`);
     if (truncated) {

@@ -13,14 +13,20 @@ export interface RepositoryLookup {
   readonly signal: AbortSignal;
 }
 
+/** The git repository that holds a directory, as display paths. */
+export interface Repository {
+  /** The directory that holds `.git`. */
+  readonly root: string;
+  /** Where its config and `info/exclude` are: `.git`, or a worktree's common directory. */
+  readonly gitDirectory: string;
+}
+
 /**
- * Whether ignore rules match regardless of case: the `core.ignorecase` of
- * the repository that holds `directory` (a display path), found through the
- * session's file system, never a git process: the nearest `.git` at or
- * above it, as far up as the roots let the session read. False when there
- * is none, or it does not say, as git on Linux decides.
+ * The repository that holds `directory` (a display path), found through the
+ * session's file system, never a git process: the nearest `.git` at or above
+ * it, as far up as the roots let the session read.
  */
-export async function repositoryIgnoreCase(lookup: RepositoryLookup, directory: string): Promise<boolean> {
+export async function findRepository(lookup: RepositoryLookup, directory: string): Promise<Repository | undefined> {
   let current = directory;
   for (let depth = 0; depth < 256; depth += 1) {
     let dotGit: CheckedPath | undefined;
@@ -29,19 +35,17 @@ export async function repositoryIgnoreCase(lookup: RepositoryLookup, directory: 
     } catch (error) {
       if (!isToolError(error) || stopsTheCall(error.kind)) throw error;
       // Outside the roots, or anything but a missing entry: nothing further up can be read.
-      if (error.kind !== 'not_found') return false;
+      if (error.kind !== 'not_found') return undefined;
     }
     if (dotGit !== undefined) {
       const gitDirectory = dotGit.kind === 'directory' ? joinDisplay(current, '.git') : await linkedGitDirectory(lookup, dotGit, current);
-      if (gitDirectory === undefined) return false;
-      const config = await readSmall(lookup, joinDisplay(gitDirectory, 'config'));
-      return config === undefined ? false : (parseIgnoreCase(config) ?? false);
+      return gitDirectory === undefined ? undefined : { root: current, gitDirectory };
     }
     const parent = posix.isAbsolute(current) ? posix.dirname(current) : posix.join(current, '..');
-    if (parent === current) return false;
+    if (parent === current) return undefined;
     current = parent;
   }
-  return false;
+  return undefined;
 }
 
 /** A worktree's or submodule's `.git` file: `gitdir: <path>`; a worktree keeps its config in the common directory its `commondir` names. */
@@ -57,7 +61,8 @@ async function linkedGitDirectory(lookup: RepositoryLookup, dotGit: CheckedPath,
   return posix.isAbsolute(commonPath) ? commonPath : posix.join(gitDirectory, commonPath);
 }
 
-async function readSmall(lookup: RepositoryLookup, displayPath: string): Promise<string | undefined> {
+/** A small text file by display path, through the guard; undefined when it cannot be read. */
+export async function readSmall(lookup: RepositoryLookup, displayPath: string): Promise<string | undefined> {
   try {
     const path = await lookup.paths.resolvePath(displayPath, 'read', 'must_exist', { signal: lookup.signal });
     if (path.kind !== 'file') return undefined;
@@ -68,11 +73,11 @@ async function readSmall(lookup: RepositoryLookup, displayPath: string): Promise
   }
 }
 
-function stopsTheCall(kind: string): boolean {
+export function stopsTheCall(kind: string): boolean {
   return kind === 'cancelled' || kind === 'timed_out';
 }
 
-function joinDisplay(parent: string, name: string): string {
+export function joinDisplay(parent: string, name: string): string {
   return parent === '.' ? name : `${parent}/${name}`;
 }
 
@@ -83,8 +88,23 @@ function joinDisplay(parent: string, name: string): string {
  * section; a key alone means true.
  */
 export function parseIgnoreCase(text: string): boolean | undefined {
+  const raw = coreValue(text, 'ignorecase');
+  if (raw === undefined) return undefined;
+  return raw === true ? true : gitBoolean(raw);
+}
+
+/** `core.excludesFile` from the text of a git config file, the last setting; undefined where unset. */
+export function parseExcludesFile(text: string): string | undefined {
+  const raw = coreValue(text, 'excludesfile');
+  if (raw === undefined || raw === true) return undefined;
+  const value = gitString(raw);
+  return value === '' ? undefined : value;
+}
+
+/** The last value of `core.<key>` (lower case): its raw text, or true for a key alone. */
+function coreValue(text: string, key: string): string | true | undefined {
   let section = '';
-  let value: boolean | undefined;
+  let value: string | true | undefined;
   for (const rawLine of text.split(/\r?\n/)) {
     let line = rawLine.trim();
     const header = /^\[\s*([^\]\s"]+)\s*("(?:[^"\\]|\\.)*")?\s*\]/.exec(line);
@@ -94,22 +114,33 @@ export function parseIgnoreCase(text: string): boolean | undefined {
     }
     if (section !== 'core') continue;
     const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?$/.exec(line);
-    if (!entry || entry[1]?.toLowerCase() !== 'ignorecase') continue;
-    const parsed = entry[2] === undefined ? true : gitBoolean(entry[2]);
-    if (parsed !== undefined) value = parsed;
+    if (!entry || entry[1]?.toLowerCase() !== key) continue;
+    if (entry[2] === undefined) value = true;
+    else if (key !== 'ignorecase' || gitBoolean(entry[2]) !== undefined) value = entry[2];
   }
   return value;
 }
 
-function gitBoolean(raw: string): boolean | undefined {
+/** A value as git reads it: quotes removed, a comment cut, backslash escapes undone. */
+function gitString(raw: string): string {
   let text = '';
   let quoted = false;
-  for (const char of raw.trim()) {
+  const chars = [...raw.trim()];
+  for (let index = 0; index < chars.length; index += 1) {
+    const char = chars[index] as string;
     if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === '#' || char === ';')) break;
+    else if (char === '\\' && index + 1 < chars.length) {
+      index += 1;
+      const next = chars[index] as string;
+      text += next === 'n' ? '\n' : next === 't' ? '\t' : next;
+    } else if (!quoted && (char === '#' || char === ';')) break;
     else text += char;
   }
-  const word = text.trim().toLowerCase();
+  return text.trim();
+}
+
+function gitBoolean(raw: string): boolean | undefined {
+  const word = gitString(raw).toLowerCase();
   if (['true', 'yes', 'on'].includes(word)) return true;
   if (['false', 'no', 'off', ''].includes(word)) return false;
   if (/^-?\d+$/.test(word)) return Number(word) !== 0;

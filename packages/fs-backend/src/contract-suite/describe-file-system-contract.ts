@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { makeWorld, type ContractWorld } from './contract-helpers.ts';
 import type { FileSystemFixture, FileSystemFixtureFactory } from './fixture.ts';
 import { lockContract } from './lock-contract.ts';
+import { readChunksContract } from './read-chunks-contract.ts';
 import { readContract } from './read-contract.ts';
 import { readFilesContract } from './read-files-contract.ts';
 import { swapContract } from './swap-contract.ts';
@@ -34,6 +35,7 @@ export function describeFileSystemContract(name: string, make: FileSystemFixture
     };
 
     describe('read, stat and list', () => readContract(current));
+    describe('streamed read', () => readChunksContract(current));
     describe('batch read', () => readFilesContract(current));
     describe('atomic write and remove', () => writeContract(current));
     describe('locks', () => lockContract(current));

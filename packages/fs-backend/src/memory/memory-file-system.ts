@@ -2,7 +2,9 @@ import { KeyedMutex } from '../shared/keyed-mutex.ts';
 import { CheckedFileSystem } from '../shared/checked-file-system.ts';
 import { errnoError } from '../shared/errno.ts';
 import { FaultTable, type FaultCode, type FaultOperation } from './memory-faults.ts';
+import { InProcessWalkers } from '../search/in-process-walkers.ts';
 import { memoryHost } from './memory-host.ts';
+import { memorySearchHost } from './memory-search-host.ts';
 import { MemoryTree, type MemoryNode } from './memory-tree.ts';
 
 export interface MemoryFileSystemOptions {
@@ -39,12 +41,16 @@ export class MemoryFileSystem extends CheckedFileSystem {
     const tree = new MemoryTree();
     const faults = new FaultTable();
     const mutex = new KeyedMutex();
-    super(memoryHost(tree, faults, options.umask ?? 0o022), {
-      acquire: async (realPath, signal, what) => {
-        const release = await mutex.acquire(realPath, signal, what);
-        return () => Promise.resolve(release());
+    super(
+      memoryHost(tree, faults, options.umask ?? 0o022),
+      {
+        acquire: async (realPath, signal, what) => {
+          const release = await mutex.acquire(realPath, signal, what);
+          return () => Promise.resolve(release());
+        },
       },
-    });
+      new InProcessWalkers(memorySearchHost(tree, faults)),
+    );
     this.#tree = tree;
     this.#faults = faults;
     for (const directory of options.directories ?? []) this.seedDirectory(directory);

@@ -5,13 +5,15 @@ import { detectDirectoryHandles, type DirectoryHandleSupport } from './directory
 import { nodeHost } from './node-host.ts';
 import { defaultLockDirectory, NodeLocker } from './node-locker.ts';
 import { ReadPool } from './read-pool.ts';
+import { NodeWalkers } from './node-walkers.ts';
+import { WorkerPool } from './worker-pool.ts';
 
 export interface NodeFileSystemOptions {
   /** Where cross-process lock files live; default `os.tmpdir()/openwork-tools-locks`. Keep it outside every root. */
   readonly lockDirectory?: string;
   /** A lock not refreshed for this long is taken over (its holder died); default 10000, at least 2000. */
   readonly lockStaleMs?: number;
-  /** Worker threads of readFiles; default the available parallelism, at most 4. */
+  /** Worker threads of searches and batch reads; default the available parallelism, at most 4. */
   readonly readWorkers?: number;
   /**
    * `auto` (default): resolve the last mile under open directories where the
@@ -29,17 +31,26 @@ export class NodeFileSystem extends CheckedFileSystem {
   readonly name = 'node';
   /** How a call gets from a root to its file on this host, and why. */
   readonly directoryHandles: DirectoryHandleSupport;
+  readonly #workers: WorkerPool;
   readonly #pool: ReadPool;
 
   constructor(options: NodeFileSystemOptions = {}) {
     const support: DirectoryHandleSupport =
       options.directoryHandles === 'never' ? { mode: 'paths', reason: 'turned off with directoryHandles: never' } : detectDirectoryHandles();
+    const workers = new WorkerPool({ size: options.readWorkers, mode: support.mode });
     super(
       nodeHost(support.mode),
       new NodeLocker({ directory: options.lockDirectory ?? defaultLockDirectory(), staleMs: Math.max(2000, options.lockStaleMs ?? 10_000) }),
+      new NodeWalkers(workers, { handles: support.mode === 'handles' }),
     );
     this.directoryHandles = support;
-    this.#pool = new ReadPool({ size: options.readWorkers, mode: support.mode });
+    this.#workers = workers;
+    this.#pool = new ReadPool(workers);
+  }
+
+  /** Worker threads running a search task or owing a batch answer right now (0 once a call has ended, cancelled or not). */
+  get busyWorkers(): number {
+    return this.#workers.busy;
   }
 
   /** On worker threads, with synchronous system calls: a search reads thousands of small files. */
@@ -52,8 +63,13 @@ export class NodeFileSystem extends CheckedFileSystem {
     return this.#pool.readDirectories(paths, options);
   }
 
-  /** Stops the read workers (idle workers never keep the process alive). */
+  /**
+   * Stops the worker threads, which start on the first search or batch read
+   * (issue 12 item 7): a session closes its file system when it ends. Idle
+   * workers never keep the process alive meanwhile; a later call starts them
+   * again.
+   */
   close(): Promise<void> {
-    return this.#pool.close();
+    return this.#workers.close();
   }
 }

@@ -8,6 +8,7 @@ import type {
   ListDirectoryOptions,
   ReadDirectoriesEntry,
   LockOptions,
+  ReadFileChunksOptions,
   ReadFileOptions,
   ReadFilesEntry,
   ReadFilesOptions,
@@ -20,10 +21,13 @@ import { writeAtomically } from './atomic-write.ts';
 import { openContainer, type Container } from './directory-walk.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
 import type { Host } from './host.ts';
-import { readCheckedFile } from './read-file.ts';
+import { readCheckedFile, readCheckedFileChunks } from './read-file.ts';
 import { excludedBy, foldedPattern } from './content-filter.ts';
 import { listCheckedDirectory } from './read-directory.ts';
 import { removeIfUnchanged } from './remove-file.ts';
+import { runTreeSearch } from '../search/search-coordinator.ts';
+import type { TreeSearchOptions, TreeSearchRequest, TreeSearchResult } from '../search/search-types.ts';
+import type { SearchWalkers } from '../search/walkers.ts';
 
 /** Grants the lock on one canonical path; the returned function releases it. */
 export interface Locker {
@@ -39,10 +43,12 @@ export abstract class CheckedFileSystem implements AsyncFileSystem {
   abstract readonly name: string;
   readonly #host: Host;
   readonly #locker: Locker;
+  readonly #walkers: SearchWalkers;
 
-  protected constructor(host: Host, locker: Locker) {
+  protected constructor(host: Host, locker: Locker, walkers: SearchWalkers) {
     this.#host = host;
     this.#locker = locker;
+    this.#walkers = walkers;
   }
 
   async lstat(absolutePath: string): Promise<ProbeStat | null> {
@@ -88,6 +94,10 @@ export abstract class CheckedFileSystem implements AsyncFileSystem {
     return readCheckedFile(this.#host, path, options);
   }
 
+  readFileChunks(path: CheckedPath, options: ReadFileChunksOptions): AsyncIterable<Uint8Array> {
+    return readCheckedFileChunks(this.#host, path, options);
+  }
+
   writeFile(path: CheckedPath, data: Uint8Array, options?: WriteFileOptions): Promise<WriteResult> {
     return writeAtomically(this.#host, path, data, options);
   }
@@ -131,6 +141,10 @@ export abstract class CheckedFileSystem implements AsyncFileSystem {
       }
     }
     return entries;
+  }
+
+  searchTree(root: CheckedPath, request: TreeSearchRequest, options: TreeSearchOptions): Promise<TreeSearchResult> {
+    return runTreeSearch(this.#walkers, root, request, options);
   }
 
   /** seed §9 edit: one write lock per canonical path. Not reentrant: an action must not take the same lock again. */

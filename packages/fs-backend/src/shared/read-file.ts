@@ -1,7 +1,7 @@
 import type { CheckedPath, EntryKind } from '@openwork/path-guard';
 import { readCheckedPath } from '@openwork/path-guard/backend';
 import { ToolError } from '@openwork/tool-contract';
-import type { ReadFileOptions } from '../file-system.ts';
+import type { ReadFileChunksOptions, ReadFileOptions } from '../file-system.ts';
 import { throwIfAborted } from './abort.ts';
 import { changedSinceChecked, knownIdentity, sameIdentity } from './checked.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
@@ -13,15 +13,79 @@ import type { DirectoryHandle, Host, HostStat, ReadHandle } from './host.ts';
  * maxBytes + 1 bytes are ever read, even from a file that grows meanwhile.
  */
 export async function readCheckedFile(host: Host, path: CheckedPath, options: ReadFileOptions): Promise<Uint8Array> {
+  const { maxBytes, signal } = options;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
+  const displayPath = path.displayPath;
+  const what = `reading ${displayPath}`;
+  throwIfAborted(signal, what);
+  let opened: OpenedFile | undefined;
+  try {
+    opened = await openCheckedFile(host, path);
+    const { stat, handle } = opened;
+    if (stat.size > maxBytes) throw tooLarge(displayPath, `is ${stat.size} bytes`, maxBytes);
+    return await readBounded(handle, { size: stat.size, maxBytes, signal, what, displayPath });
+  } catch (error) {
+    throw toolErrorFromErrno(error, { operation: 'reading', displayPath });
+  } finally {
+    await opened?.close();
+  }
+}
+
+/**
+ * The file opened once, with readFile's checks, and read front to back in
+ * chunks of at most `chunkBytes`, with no size limit: the caller stops when
+ * it has what it needs, and leaving the loop closes the file. Each chunk is
+ * its own copy, so a caller may keep it.
+ */
+export async function* readCheckedFileChunks(host: Host, path: CheckedPath, options: ReadFileChunksOptions): AsyncGenerator<Uint8Array, void, undefined> {
+  const { chunkBytes, signal } = options;
+  if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1) throw new RangeError(`chunkBytes must be a positive integer, got ${chunkBytes}`);
+  const displayPath = path.displayPath;
+  const what = `reading ${displayPath}`;
+  throwIfAborted(signal, what);
+  let opened: OpenedFile | undefined;
+  try {
+    opened = await openCheckedFile(host, path);
+    let position = 0;
+    for (;;) {
+      throwIfAborted(signal, what);
+      const chunk = new Uint8Array(chunkBytes);
+      let length = 0;
+      // A short read is not the end of the file: fill the chunk, or reach the end.
+      while (length < chunkBytes) {
+        const count = await opened.handle.read(chunk, length, chunkBytes - length, position + length);
+        if (count === 0) break;
+        length += count;
+      }
+      if (length === 0) return;
+      position += length;
+      yield length === chunkBytes ? chunk : chunk.slice(0, length);
+      if (length < chunkBytes) return;
+    }
+  } catch (error) {
+    throw toolErrorFromErrno(error, { operation: 'reading', displayPath });
+  } finally {
+    await opened?.close();
+  }
+}
+
+interface OpenedFile {
+  readonly handle: ReadHandle;
+  readonly stat: HostStat;
+  close(): Promise<void>;
+}
+
+/** The last mile of a read (docs/decisions/0009): its directory walked from the root, the file opened by name without following a symlink, and checked. */
+async function openCheckedFile(host: Host, path: CheckedPath): Promise<OpenedFile> {
   const internals = readCheckedPath(path);
   const { identity } = internals;
   const displayPath = path.displayPath;
-  const { maxBytes, signal } = options;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
-  const what = `reading ${displayPath}`;
-  throwIfAborted(signal, what);
   let container: Container | undefined;
   let handle: ReadHandle | undefined;
+  const close = async () => {
+    await handle?.close();
+    await container?.directory.close();
+  };
   try {
     container = await openContainer(host, internals, displayPath);
     const { directory, name } = container;
@@ -32,13 +96,10 @@ export async function readCheckedFile(host: Host, path: CheckedPath, options: Re
     const stat = await handle.stat();
     requireRegularFile(stat, displayPath);
     if (knownIdentity(identity) && !sameIdentity(identity, stat)) throw changedSinceChecked(displayPath);
-    if (stat.size > maxBytes) throw tooLarge(displayPath, `is ${stat.size} bytes`, maxBytes);
-    return await readBounded(handle, { size: stat.size, maxBytes, signal, what, displayPath });
+    return { handle, stat, close };
   } catch (error) {
-    throw toolErrorFromErrno(error, { operation: 'reading', displayPath });
-  } finally {
-    await handle?.close();
-    await container?.directory.close();
+    await close();
+    throw error;
   }
 }
 

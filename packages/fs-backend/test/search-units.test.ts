@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countMatchingLines } from '../src/grep/line-scan.ts';
 import { BoundedSortedList } from '../src/search/bounded-sorted.ts';
-import { compileSearchPattern, requiredLiteral } from '../src/search/regex.ts';
-import { compareBytes } from '../src/shared/text.ts';
+import { compareUtf8 as compareBytes } from '../src/search/compare.ts';
+import { countMatchingLines } from '../src/search/file-matcher.ts';
+import { compileSearchPattern, requiredLiteral, requiredLiterals } from '../src/search/search-pattern.ts';
 
 describe('the literal prefilter', () => {
   it('finds only literals every match must contain', () => {
@@ -52,7 +52,7 @@ describe('countMatchingLines: the byte-level line scan agrees with splitting the
   };
 
   it('for literals and regexes with a required literal, over random texts (property)', () => {
-    const patterns = ['ab', 'a.b', '^ab', 'ab$', 'x?ab+', 'ab\\d', '\\bab\\b', 'é'];
+    const patterns = ['ab', 'a.b', '^ab', 'ab$', 'x?ab+', 'ab\\d', '\\bab\\b', 'é', 'ab.*ba', 'xa\\s*ab'];
     const piece = fc.constantFrom('ab', 'a', 'b', 'x', ' ', '\n', '\r\n', '\r', '1', 'é', '\uFEFF', 'abab');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), fc.constantFrom(...patterns), fc.boolean(), (pieces, source, bom) => {
@@ -89,5 +89,15 @@ describe('BoundedSortedList with a weight bound', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the other literals of a pattern', () => {
+  it('are every plain run a match must hold, longest first; none for alternation or case-insensitive search', () => {
+    expect(requiredLiterals('function\\s+use[A-Z]\\w+')).toEqual(['function', 'use']);
+    expect(requiredLiterals('import .* from')).toEqual(['import ', ' from']);
+    expect(requiredLiterals('a|b')).toEqual([]);
+    expect(compileSearchPattern('foo.*barbaz', { caseInsensitive: false }).otherLiterals.map(String)).toEqual(['foo']);
+    expect(compileSearchPattern('foo.*barbaz', { caseInsensitive: true }).otherLiterals).toEqual([]);
   });
 });

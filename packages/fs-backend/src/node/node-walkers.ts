@@ -1,0 +1,88 @@
+import { InProcessWalkers, type InProcessRun } from '../search/in-process-walkers.ts';
+import type { WireSpec, WireTask } from '../search/search-wire.ts';
+import type { SearchWalkers, WalkerEvents, WalkerRun } from '../search/walkers.ts';
+import { nodeSearchHost } from '../search/worker/node-search-host.ts';
+import type { WorkerPool } from './worker-pool.ts';
+
+/** How long a search walks on the calling thread alone before the worker threads are started to take over. */
+const HEAD_START_MS = 30;
+/** The calling thread's turns: this long, then other work (and the merge) runs. */
+const SLICE_MS = 4;
+
+/**
+ * The Node file system's walkers (docs/decisions/0012): a search starts
+ * walking on the calling thread at once, in short turns, with the same code
+ * and the same directory handles as the workers; one still running after a
+ * head start starts the worker threads, and once one of them is ready, the
+ * calling thread hands over all it has left and walks no more. A small
+ * search, or the first hundred hits of a large one, never waits for a thread
+ * to start, and a one-shot command that searched a small tree starts none.
+ */
+export class NodeWalkers implements SearchWalkers {
+  readonly #pool: WorkerPool;
+  readonly #local: InProcessWalkers;
+
+  constructor(pool: WorkerPool, options: { handles: boolean }) {
+    this.#pool = pool;
+    this.#local = new InProcessWalkers(nodeSearchHost({ handles: options.handles }), { sliceMs: SLICE_MS });
+  }
+
+  begin(spec: WireSpec, events: WalkerEvents): WalkerRun {
+    return new HeadStartRun(this.#pool, this.#local.begin(spec, events), spec, events);
+  }
+}
+
+class HeadStartRun implements WalkerRun {
+  readonly #local: InProcessRun;
+  #remote: WalkerRun | undefined;
+  #handedOver = false;
+  #ended = false;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(pool: WorkerPool, local: InProcessRun, spec: WireSpec, events: WalkerEvents) {
+    this.#local = local;
+    this.#timer = setTimeout(() => {
+      if (this.#ended) return;
+      this.#remote = pool.begin(spec, events);
+      void pool.whenReady().then(() => {
+        if (this.#ended) return;
+        this.#handedOver = true;
+        // The parts go back to the coordinator, which hands them to the workers.
+        this.#local.surrender();
+      });
+    }, HEAD_START_MS);
+    // A timer never keeps a process alive on its own: the search's own work does.
+    this.#timer.unref();
+  }
+
+  get walkers(): number {
+    return this.#handedOver && this.#remote !== undefined ? this.#remote.walkers : 1;
+  }
+
+  assign(task: WireTask, bound: string | undefined): boolean {
+    if (this.#handedOver && this.#remote !== undefined) return this.#remote.assign(task, bound);
+    return this.#local.assign(task, bound);
+  }
+
+  bound(key: string): void {
+    this.#local.bound(key);
+    this.#remote?.bound(key);
+  }
+
+  requestSplit(taskId: number): void {
+    this.#local.requestSplit(taskId);
+    this.#remote?.requestSplit(taskId);
+  }
+
+  async cancel(): Promise<void> {
+    clearTimeout(this.#timer);
+    await Promise.all([this.#local.cancel(), this.#remote?.cancel()]);
+  }
+
+  end(): void {
+    this.#ended = true;
+    clearTimeout(this.#timer);
+    this.#local.end();
+    this.#remote?.end();
+  }
+}

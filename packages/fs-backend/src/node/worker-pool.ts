@@ -1,0 +1,284 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { TaskBatch, WireSpec, WireTask } from '../search/search-wire.ts';
+import type { SearchWalkers, WalkerEvents, WalkerRun } from '../search/walkers.ts';
+import type { FromWorker, ListRequest, ListResult, ReadRequest, ReadResult, ToWorker } from '../search/worker/protocol.ts';
+import { SEARCH_WORKER_SOURCE } from '../search/worker/worker-source.generated.ts';
+
+/** How long a worker may take to stop a cancelled task before it is terminated instead. */
+const CANCEL_GRACE_MS = 2000;
+
+interface Pending {
+  readonly resolve: (results: readonly ReadResult[] | readonly ListResult[]) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** One worker thread: the task it runs (at most one), the batch requests it owes, and whether it keeps the process alive. */
+class PoolWorker {
+  readonly worker: Worker;
+  readonly pending = new Map<number, Pending>();
+  /** The search task it runs: [search id, task id]. */
+  task: readonly [number, number] | undefined;
+  failed: Error | undefined;
+  /** Its code is loaded: a task handed to it starts at once. */
+  ready = false;
+  readonly #onIdle = new Map<number, Array<() => void>>();
+
+  constructor(handles: boolean, onMessage: (worker: PoolWorker, message: FromWorker) => void, onFailure: (worker: PoolWorker, error: Error) => void) {
+    this.worker = new Worker(SEARCH_WORKER_SOURCE, { eval: true, workerData: { handles } });
+    this.worker.on('message', (message: FromWorker) => {
+      if (message.op === 'ready') this.ready = true;
+      if (message.op === 'idle') this.#idle(message.search);
+      onMessage(this, message);
+      this.settle();
+    });
+    const fail = (error: Error) => {
+      if (this.failed !== undefined) return;
+      this.failed = error;
+      for (const pending of this.pending.values()) pending.reject(error);
+      this.pending.clear();
+      for (const waiters of this.#onIdle.values()) for (const waiter of waiters) waiter();
+      this.#onIdle.clear();
+      onFailure(this, error);
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`a file system worker thread exited (${code})`)));
+    // After the listeners: adding a 'message' listener refs the worker again, and an idle worker must never keep the process alive.
+    this.worker.unref();
+  }
+
+  get busy(): boolean {
+    return this.task !== undefined || this.pending.size > 0;
+  }
+
+  post(message: ToWorker): void {
+    if (this.failed !== undefined) return;
+    // Work in flight keeps the process alive until its answer arrives; an idle pool does not.
+    if (message.op === 'task' || message.op === 'read' || message.op === 'list') this.worker.ref();
+    this.worker.postMessage(message);
+  }
+
+  /** Unrefs the worker once it owes nothing. */
+  settle(): void {
+    if (!this.busy) this.worker.unref();
+  }
+
+  /** Resolves once the worker runs no task of this search (it answered a cancel), or is gone. */
+  whenIdle(search: number): Promise<void> {
+    if (this.failed !== undefined || this.task?.[0] !== search) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = this.#onIdle.get(search) ?? [];
+      waiters.push(resolve);
+      this.#onIdle.set(search, waiters);
+    });
+  }
+
+  #idle(search: number): void {
+    if (this.task?.[0] === search) this.task = undefined;
+    const waiters = this.#onIdle.get(search) ?? [];
+    this.#onIdle.delete(search);
+    for (const waiter of waiters) waiter();
+  }
+}
+
+export interface WorkerPoolOptions {
+  /** Worker threads; default the available parallelism, at most 4. */
+  readonly size?: number | undefined;
+  /** The last mile the workers walk: under /proc/self/fd, or lstat-checked paths (docs/decisions/0009). */
+  readonly mode: 'handles' | 'paths';
+}
+
+/**
+ * The Node file system's worker threads, a resource of the session (issue 12
+ * item 7): started on the first search or batch read, each unreferenced
+ * whenever it owes nothing so that it never keeps a process alive, stopped
+ * by close() (a later call starts them again). They run search tasks
+ * (docs/decisions/0012) and batch reads and listings (docs/decisions/0007).
+ */
+export class WorkerPool implements SearchWalkers {
+  readonly #size: number;
+  readonly #handles: boolean;
+  #workers: PoolWorker[] = [];
+  readonly #runs = new Map<number, WorkerRun>();
+  #searches = 0;
+  #requests = 0;
+  #next = 0;
+  #readyWaiters: Array<() => void> = [];
+
+  constructor(options: WorkerPoolOptions) {
+    this.#size = Math.max(1, Math.floor(options.size ?? Math.min(4, Math.max(1, availableParallelism()))));
+    this.#handles = options.mode === 'handles';
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Worker threads that run a task or owe an answer right now. */
+  get busy(): number {
+    return this.#workers.filter((worker) => worker.busy).length;
+  }
+
+  begin(spec: WireSpec, events: WalkerEvents): WalkerRun {
+    this.#searches += 1;
+    const run = new WorkerRun(this, this.#searches, spec, events);
+    this.#runs.set(run.id, run);
+    for (const worker of this.workers()) worker.post({ op: 'begin', search: run.id, spec });
+    return run;
+  }
+
+  /** Starts the workers if they are not, and resolves once one of them is ready for a task (never, when none can start). */
+  whenReady(): Promise<void> {
+    if (this.workers().some((worker) => worker.ready)) return Promise.resolve();
+    return new Promise((resolve) => this.#readyWaiters.push(resolve));
+  }
+
+  /** A batch read or listing, on the least busy worker. */
+  request(build: (id: number) => ReadRequest | ListRequest): Promise<readonly ReadResult[] | readonly ListResult[]> {
+    const workers = this.workers();
+    const idle = workers.filter((worker) => !worker.busy);
+    const pool = idle.length > 0 ? idle : workers;
+    const worker = pool[this.#next % pool.length] as PoolWorker;
+    this.#next += 1;
+    this.#requests += 1;
+    const request = build(this.#requests);
+    return new Promise((resolve, reject) => {
+      if (worker.failed !== undefined) {
+        reject(worker.failed);
+        return;
+      }
+      worker.pending.set(request.id, { resolve, reject });
+      worker.post(request);
+    });
+  }
+
+  /** The live workers, started now if they are not. */
+  workers(): readonly PoolWorker[] {
+    this.#workers = this.#workers.filter((worker) => worker.failed === undefined);
+    while (this.#workers.length < this.#size) {
+      const worker = new PoolWorker(
+        this.#handles,
+        (from, message) => this.#onMessage(from, message),
+        (from, error) => this.#onFailure(from, error),
+      );
+      // A search that began before this worker existed still needs its spec here.
+      for (const run of this.#runs.values()) worker.post({ op: 'begin', search: run.id, spec: run.spec });
+      this.#workers.push(worker);
+    }
+    return this.#workers;
+  }
+
+  forget(run: WorkerRun): void {
+    this.#runs.delete(run.id);
+    for (const worker of this.#workers) worker.post({ op: 'end', search: run.id });
+  }
+
+  /** Stops every worker; a later search or read starts new ones. */
+  async close(): Promise<void> {
+    const workers = this.#workers;
+    this.#workers = [];
+    await Promise.all(workers.map((worker) => worker.worker.terminate()));
+  }
+
+  /** Terminates one worker that did not stop in time; the pool starts another when needed. */
+  async replace(worker: PoolWorker): Promise<void> {
+    this.#workers = this.#workers.filter((candidate) => candidate !== worker);
+    await worker.worker.terminate();
+  }
+
+  #onMessage(worker: PoolWorker, message: FromWorker): void {
+    if (message.op === 'ready') {
+      const waiters = this.#readyWaiters;
+      this.#readyWaiters = [];
+      for (const waiter of waiters) waiter();
+      return;
+    }
+    if (message.op === 'reply') {
+      const pending = worker.pending.get(message.id);
+      worker.pending.delete(message.id);
+      pending?.resolve(message.results);
+      return;
+    }
+    if (message.op !== 'batch') return;
+    if (message.batch.done && worker.task?.[0] === message.search && worker.task[1] === message.batch.taskId) worker.task = undefined;
+    this.#runs.get(message.search)?.deliver(message.batch);
+  }
+
+  #onFailure(worker: PoolWorker, error: Error): void {
+    const task = worker.task;
+    worker.task = undefined;
+    if (task !== undefined) this.#runs.get(task[0])?.fail(error);
+  }
+}
+
+/** One search on the pool's workers. */
+class WorkerRun implements WalkerRun {
+  readonly id: number;
+  readonly spec: WireSpec;
+  readonly #pool: WorkerPool;
+  readonly #events: WalkerEvents;
+  #ended = false;
+
+  constructor(pool: WorkerPool, id: number, spec: WireSpec, events: WalkerEvents) {
+    this.#pool = pool;
+    this.id = id;
+    this.spec = spec;
+    this.#events = events;
+  }
+
+  get walkers(): number {
+    return this.#pool.size;
+  }
+
+  assign(task: WireTask, bound: string | undefined): boolean {
+    if (this.#ended) return false;
+    const worker = this.#pool.workers().find((candidate) => candidate.task === undefined);
+    if (worker === undefined) return false;
+    worker.task = [this.id, task.id];
+    worker.post({ op: 'task', search: this.id, task, bound });
+    return true;
+  }
+
+  bound(key: string): void {
+    for (const worker of this.#mine()) worker.post({ op: 'bound', search: this.id, key });
+  }
+
+  requestSplit(taskId: number): void {
+    for (const worker of this.#mine()) if (worker.task?.[1] === taskId) worker.post({ op: 'split', search: this.id, taskId });
+  }
+
+  async cancel(): Promise<void> {
+    await Promise.all(
+      this.#mine().map(async (worker) => {
+        const idle = worker.whenIdle(this.id);
+        worker.post({ op: 'cancel', search: this.id });
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), CANCEL_GRACE_MS);
+        });
+        // A task stuck in one long system call or match is not waited for: its thread is ended instead.
+        if ((await Promise.race([idle.then(() => 'idle' as const), late])) === 'late') await this.#pool.replace(worker);
+        clearTimeout(timer);
+        worker.settle();
+      }),
+    );
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#pool.forget(this);
+  }
+
+  deliver(batch: TaskBatch): void {
+    if (!this.#ended) this.#events.batch(batch);
+  }
+
+  fail(error: Error): void {
+    if (!this.#ended) this.#events.failed(error);
+  }
+
+  #mine(): PoolWorker[] {
+    return this.#pool.workers().filter((worker) => worker.task?.[0] === this.id);
+  }
+}

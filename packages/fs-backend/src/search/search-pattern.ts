@@ -1,0 +1,131 @@
+import { RE2JS } from 're2js';
+import { ToolError } from '@openwork/tool-contract';
+import { foldedLiteral, type FoldedLiteral } from './case-fold.ts';
+
+/** A compiled grep pattern: the linear-time matcher and the literal every matching line holds. */
+export interface SearchPattern {
+  readonly test: (line: string) => boolean;
+  /** The same test on a line's UTF-8 bytes (without its newline), with no decoding: RE2 matches bytes as they are. */
+  readonly testBytes: (line: Uint8Array) => boolean;
+  /** Case-sensitive: text every matching line contains as it is, for a byte search (`Buffer.indexOf`); undefined when none is known. */
+  readonly requiredLiteral: string | undefined;
+  /** Case-sensitive: more text every matching line contains, as UTF-8 bytes; a line without all of it is never handed to the engine. */
+  readonly otherLiterals: readonly Buffer[];
+  /** Case-insensitive: the literal every matching line contains in some folded form, and the tests for it. */
+  readonly folded: FoldedLiteral | undefined;
+  /**
+   * The pattern is its literal and nothing else: a line that holds the
+   * literal (in a folded form, case-insensitively) is a match, with no
+   * engine run. Never for a literal with a line break or a byte-order mark
+   * in it, which a line cannot hold the way the bytes do.
+   */
+  readonly plain: boolean;
+}
+
+const META = /[\\.^$|?*+()[\]{}]/;
+const UNSUPPORTED = /\\[1-9]|\(\?[=!]|\(\?<[=!]/;
+
+/**
+ * docs/decisions/0006: RE2 syntax on a linear-time engine, so no pattern can
+ * make a search take exponential time. What RE2 refuses is `invalid_input`
+ * with the engine's own message.
+ */
+export function compileSearchPattern(pattern: string, options: { caseInsensitive: boolean }): SearchPattern {
+  const flags = options.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0;
+  // A pattern without a metacharacter always compiles, and a plain literal never needs the engine: the first
+  // compile of a process costs tens of milliseconds, which a search for a word should not pay.
+  let compiled: RE2JS | undefined;
+  if (META.test(pattern) || /[\uD800-\uDFFF]/.test(pattern)) compiled = compileOrRefuse(pattern, flags);
+  const literals = requiredLiterals(pattern);
+  const literal = literals[0];
+  const plain = literal !== undefined && literal === pattern && !/[\r\n\uFEFF]/.test(literal);
+  return {
+    test: (line) => (compiled ??= compileOrRefuse(pattern, flags)).test(line),
+    testBytes: (line) => (compiled ??= compileOrRefuse(pattern, flags)).test(line),
+    requiredLiteral: options.caseInsensitive ? undefined : literal,
+    otherLiterals: options.caseInsensitive ? [] : literals.slice(1).map((text) => Buffer.from(text, 'utf8')),
+    // issue 12 item 6: every literal keeps its prefilter, k and s (the Kelvin sign, the long s) and non-ASCII letters included.
+    folded: options.caseInsensitive && literal !== undefined ? foldedLiteral(literal) : undefined,
+    plain,
+  };
+}
+
+function compileOrRefuse(pattern: string, flags: number): RE2JS {
+  try {
+    return RE2JS.compile(pattern, flags);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = UNSUPPORTED.test(pattern)
+      ? 'backreferences and lookahead/lookbehind are not supported (the engine is RE2, linear time); rewrite the pattern without them'
+      : 'grep takes RE2 regular-expression syntax; escape metacharacters such as ( [ { . * + ? to match them literally';
+    throw new ToolError('invalid_input', `invalid pattern ${JSON.stringify(pattern)}: ${message}; ${hint}`);
+  }
+}
+
+/**
+ * The longest run of plain characters that every match must contain, read
+ * conservatively from the pattern: any alternation, group or flag and the
+ * answer is "none known" unless the pattern has no metacharacter at all.
+ */
+export function requiredLiteral(pattern: string): string | undefined {
+  return requiredLiterals(pattern)[0];
+}
+
+/**
+ * Every run of plain characters that every match must contain (each at
+ * least two characters long, so that it is worth a search), longest first;
+ * read as conservatively as requiredLiteral.
+ */
+export function requiredLiterals(pattern: string): string[] {
+  if (!META.test(pattern)) return pattern === '' ? [] : [pattern];
+  if (pattern.includes('|') || pattern.includes('(') || pattern.includes('\\Q')) return [];
+  const runs: string[] = [];
+  let run = '';
+  const endRun = () => {
+    if ([...run].length >= 2 || (runs.length === 0 && run !== '')) runs.push(run);
+    run = '';
+  };
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index] as string;
+    if (char === '\\') {
+      const next = pattern[index + 1];
+      if (next === undefined) return [];
+      index += 1;
+      if (/[A-Za-z0-9]/.test(next)) endRun();
+      else run += next;
+      continue;
+    }
+    if (char === '[') {
+      endRun();
+      // Skip the class; a ']' first in the class is a member.
+      let end = index + 1;
+      if (pattern[end] === '^') end += 1;
+      if (pattern[end] === ']') end += 1;
+      while (end < pattern.length && pattern[end] !== ']') end += pattern[end] === '\\' ? 2 : 1;
+      index = end;
+      continue;
+    }
+    if (char === '?' || char === '*' || char === '{') {
+      // The character before is optional (or repeated a chosen number of times): not required.
+      run = run.replace(/[\s\S]$/u, '');
+      endRun();
+      if (char === '{') while (index < pattern.length && pattern[index] !== '}') index += 1;
+      continue;
+    }
+    if (char === '+') {
+      endRun();
+      continue;
+    }
+    if (char === '.' || char === '^' || char === '$') {
+      endRun();
+      continue;
+    }
+    run += char;
+  }
+  endRun();
+  // Longest first, the first of equal length first: the longest is the file's prefilter, the rest narrow the lines.
+  return runs
+    .map((text, index) => ({ text, index }))
+    .sort((left, right) => right.text.length - left.text.length || left.index - right.index)
+    .map((entry) => entry.text);
+}
