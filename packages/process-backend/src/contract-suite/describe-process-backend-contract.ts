@@ -93,8 +93,10 @@ export function describeProcessBackendContract(
       expect(result.stdout.text).toBe(lines('started\n'));
       // The background sleep lasts 30 s: returning well before proves nobody waited for it.
       expect(result.durationMs).toBeLessThan(5_000);
-      // On a terminal the hangup at the leader's exit may end the sleep before the backend looks.
-      expect(result.processesEndedAfterExit).toBe(traits.terminal ? result.processesEndedAfterExit : 1);
+      // The background job is the only thing left to end; a loaded machine may see it already gone
+      // (a terminal's hangup, or the group signal landing first), so the count is at most one. That the
+      // count reports what was left running is pinned by the daemon cases of the containment suite.
+      expect(result.processesEndedAfterExit).toBeLessThanOrEqual(1);
       expect(markerRunning(MARKER.background)).toBe(false);
       expect(backend.liveGroups()).toEqual([]);
     });
