@@ -6,7 +6,7 @@
 // (publishConfig, workspace ranges); npm does neither, and ignores
 // publishConfig.exports. docs/decisions/0020-publishing-guarded.md.
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 type Dependencies = Readonly<Record<string, string>>;
@@ -31,6 +31,21 @@ const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependenc
 /** Whether the running package manager turns the workspace manifest into the publish manifest: only pnpm does. */
 export function rewritesManifest(userAgent: string | undefined): boolean {
   return userAgent?.startsWith('pnpm/') ?? false;
+}
+
+/**
+ * The user agent of the package manager that runs this lifecycle script.
+ * `npm_config_user_agent` alone cannot say: npm reads an inherited
+ * `npm_config_*` variable as its own configuration, so npm run inside a
+ * pnpm script reports pnpm's agent. Both set `npm_execpath` to their own
+ * entry point, and an npm entry point means npm whatever the agent says.
+ */
+export function packerUserAgent(env: NodeJS.ProcessEnv): string | undefined {
+  const execPath = env.npm_execpath;
+  if (execPath !== undefined && execPath !== '' && !/pnpm/i.test(basename(execPath)) && /npm/i.test(basename(execPath))) {
+    return `npm/${env.npm_config_user_agent?.match(/\bnpm\/(\S+)/)?.[1] ?? '?'}`;
+  }
+  return env.npm_config_user_agent;
 }
 
 /** The manifest as it would be packed: pnpm applies publishConfig and replaces workspace ranges; anything else packs it as it is. */
@@ -146,7 +161,7 @@ async function filesUnder(folder: string, prefix = ''): Promise<string[]> {
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const packageDir = process.cwd();
-  const userAgent = process.env.npm_config_user_agent;
+  const userAgent = packerUserAgent(process.env);
   const problems = await publishProblems(packageDir, { userAgent });
   if (problems.length > 0) {
     const { name = packageDir } = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as Manifest;

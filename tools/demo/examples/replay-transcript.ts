@@ -33,7 +33,11 @@ export async function replayTranscript(transcript: RecordedTranscript): Promise<
       authorize: acceptEditsPolicy(sample.session),
       onResult: (result) => changes.push(...result.artifacts),
     });
-    const toolResults = blocks.map((block) => ({ ...block, content: block.content.replaceAll(sample.workspace, '<workspace>') }));
+    const hide = (text: string): string => text.replaceAll(sample.workspace, '<workspace>');
+    const toolResults = blocks.map((block) => ({
+      ...block,
+      content: typeof block.content === 'string' ? hide(block.content) : block.content.map((part) => (part.type === 'text' ? { ...part, text: hide(part.text) } : part)),
+    }));
     return { toolResults, changes };
   } finally {
     await sample.close();

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manifestProblems, packedManifest, publishProblems } from '../publish-guard.ts';
+import { manifestProblems, packedManifest, packerUserAgent, publishProblems } from '../publish-guard.ts';
 
 const run = promisify(execFile);
 const guard = fileURLToPath(new URL('../publish-guard.ts', import.meta.url));
@@ -119,6 +119,17 @@ describe('publishProblems', () => {
     expect(await publishProblems(folder, { userAgent: PNPM })).toEqual([]);
     await write('dist/tool.js', '#!/usr/bin/env node\n', new Date(Date.now() - 120_000));
     expect(await publishProblems(folder, { userAgent: PNPM })).toEqual(['dist/tool.js is older than the newest file in src/']);
+  });
+});
+
+describe('the packer', () => {
+  it('is npm when npm runs the script, whatever user agent it inherited from a pnpm script', () => {
+    const npm = '/usr/lib/node_modules/npm/bin/npm-cli.js';
+    expect(packerUserAgent({ npm_execpath: npm, npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64' })).toBe('npm/11.19.1');
+    expect(packerUserAgent({ npm_execpath: npm, npm_config_user_agent: 'pnpm/12.4.2 npm/? node/v20.20.2 linux x64' })).toBe('npm/?');
+    expect(packerUserAgent({ npm_execpath: '/usr/lib/node_modules/pnpm/pnpm', npm_config_user_agent: PNPM })).toBe(PNPM);
+    expect(packerUserAgent({ npm_config_user_agent: PNPM })).toBe(PNPM);
+    expect(packerUserAgent({})).toBeUndefined();
   });
 });
 
