@@ -5,7 +5,13 @@ import { nodeSearchHost } from '../search/worker/node-search-host.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
 /** How long a search walks on the calling thread alone before the worker threads are started to take over. */
-const HEAD_START_MS = 30;
+const HEAD_START_MS = 75;
+/**
+ * A search that may keep more results than this is expected to walk a
+ * good part of its tree: its workers start at once, while the calling
+ * thread walks until the first of them is ready.
+ */
+const LARGE_CAPACITY = 10_000;
 /** The calling thread's turns: this long, then other work (and the merge) runs. */
 const SLICE_MS = 4;
 
@@ -17,6 +23,7 @@ const SLICE_MS = 4;
  * calling thread hands over all it has left and walks no more. A small
  * search, or the first hundred hits of a large one, never waits for a thread
  * to start, and a one-shot command that searched a small tree starts none.
+ * A search for more than ten thousand results starts the threads at once.
  */
 export class NodeWalkers implements SearchWalkers {
   readonly #pool: WorkerPool;
@@ -50,7 +57,7 @@ class HeadStartRun implements WalkerRun {
         // The parts go back to the coordinator, which hands them to the workers.
         this.#local.surrender();
       });
-    }, HEAD_START_MS);
+    }, spec.capacity > LARGE_CAPACITY ? 0 : HEAD_START_MS);
     // A timer never keeps a process alive on its own: the search's own work does.
     this.#timer.unref();
   }

@@ -231,8 +231,9 @@ class PathDirectory implements SearchDirectory {
   }
 
   list(): SearchEntry[] {
+    // readdir follows a symlink: one swapped in before or during the listing must not be listed through.
+    this.#still();
     const entries = readdirSync(this.#path, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: kindOf(entry) }));
-    // readdir follows a symlink: one swapped in meanwhile must not be listed through.
     this.#still();
     return entries;
   }
@@ -256,7 +257,10 @@ class PathDirectory implements SearchDirectory {
     try {
       const stat = fstatSync(fd);
       if (!stat.isFile()) return { ok: false, reason: 'unreadable' };
-      return this.#buffer.read(fd, stat.size, maxBytes, decide);
+      const read = this.#buffer.read(fd, stat.size, maxBytes, decide);
+      // The directory checked again once the file is read: a swap around the open is caught unless it was undone in between.
+      this.#still();
+      return read;
     } catch {
       return { ok: false, reason: 'unreadable' };
     } finally {
