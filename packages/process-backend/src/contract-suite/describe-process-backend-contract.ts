@@ -10,6 +10,12 @@ import { describeContainmentContract } from './describe-containment-contract.ts'
 export interface ProcessBackendTraits {
   /** A terminal: stderr joins stdout and every `\n` arrives as `\r\n`. */
   readonly terminal?: boolean;
+  /**
+   * The backend is made to hold commands by process group only: the cases
+   * that need a cgroup are not registered (they are no promise of this
+   * configuration), and the suite checks that the fallback says so instead.
+   */
+  readonly processGroupsOnly?: boolean;
 }
 
 /**
@@ -246,7 +252,7 @@ export function describeProcessBackendContract(
     describeContainmentContract(
       () => backend,
       () => cwd,
-      { terminal: traits.terminal ?? false },
+      { terminal: traits.terminal ?? false, processGroupsOnly: traits.processGroupsOnly ?? false },
     );
   });
 }
