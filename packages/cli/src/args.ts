@@ -22,10 +22,22 @@ export interface CliOptions {
   readonly progress: boolean;
   /** `--pty`: bash runs on a pseudo-terminal, of the size given by `--columns` / `--rows` when either is. */
   readonly pty: TerminalOptions | undefined;
+  /** `mcp --http [HOST:]PORT`: serve MCP Streamable HTTP there instead of stdio. */
+  readonly http: HttpListen | undefined;
+  /** `--allow-origin ORIGIN`: browser origins, besides the server's own, whose requests `--http` accepts. */
+  readonly allowOrigins: readonly string[];
   readonly help: boolean;
   /** `--help` with no subcommand: the overview of every subcommand. */
   readonly overview: boolean;
   readonly version: boolean;
+}
+
+/** Where `mcp --http` listens. */
+export interface HttpListen {
+  /** An address or a host name; `127.0.0.1` when only a port is given. */
+  readonly host: string;
+  /** 0 asks the system for a free port, printed once listening. */
+  readonly port: number;
 }
 
 export interface TerminalOptions {
@@ -34,7 +46,7 @@ export interface TerminalOptions {
 }
 
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
-const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows']);
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin']);
 const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
@@ -108,6 +120,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     changes: values.get('--change') ?? [],
     progress: flags.has('--progress'),
     pty: terminalOptions(first as Subcommand, flags, single),
+    ...httpOptions(first as Subcommand, single('--http'), values.get('--allow-origin') ?? []),
     help,
     overview: false,
     version: false,
@@ -131,6 +144,35 @@ function terminalOptions(subcommand: Subcommand, flags: ReadonlySet<string>, sin
   return { columns, rows };
 }
 
+/** `[HOST:]PORT`, `[IPV6]:PORT`; loopback when no host is named. */
+export function parseListen(text: string): HttpListen {
+  const match = /^(?:(?:\[([^\]]+)\]|([^:[\]]+)):)?(\d{1,5})$/.exec(text);
+  const port = Number(match?.[3]);
+  if (match === null || port > 65_535) {
+    throw new UsageError(`--http takes PORT or HOST:PORT (e.g. --http 8765, --http 127.0.0.1:8765, --http [::1]:8765), not ${JSON.stringify(text)}`);
+  }
+  return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
+}
+
+function httpOptions(subcommand: Subcommand, listen: string | undefined, origins: readonly string[]): Pick<CliOptions, 'http' | 'allowOrigins'> {
+  if (listen === undefined) {
+    if (origins.length > 0) throw new UsageError('--allow-origin applies to mcp --http; add --http');
+    return { http: undefined, allowOrigins: [] };
+  }
+  if (subcommand !== 'mcp') throw new UsageError('--http applies to mcp, which it serves over HTTP');
+  const allowOrigins = origins.map((origin) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new UsageError(`--allow-origin takes an origin such as https://app.example.com, not ${JSON.stringify(origin)}`);
+    }
+    if (parsed.origin === 'null' || parsed.origin !== origin.replace(/\/$/, '')) throw new UsageError(`--allow-origin takes an origin (scheme, host and port, no path), not ${JSON.stringify(origin)}`);
+    return parsed.origin;
+  });
+  return { http: parseListen(listen), allowOrigins };
+}
+
 function defaults(): CliOptions {
   return {
     subcommand: 'tools',
@@ -148,6 +190,8 @@ function defaults(): CliOptions {
     changes: [],
     progress: false,
     pty: undefined,
+    http: undefined,
+    allowOrigins: [],
     help: false,
     overview: false,
     version: false,

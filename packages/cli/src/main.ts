@@ -62,6 +62,7 @@ export async function runCli(argv: readonly string[], io: CommandIo = defaultIo(
       case 'undo':
         return await (await import('./undo-command.ts')).undoCommand(options, io);
       case 'mcp':
+        if (options.http !== undefined) return await (await import('./mcp/http-command.ts')).mcpHttpCommand(options, io);
         return await (await import('./mcp/mcp-command.ts')).mcpCommand(options, io);
       case 'doctor':
         return await (await import('./doctor-command.ts')).doctorCommand(options, io);

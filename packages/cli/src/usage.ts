@@ -33,6 +33,12 @@ const FLAGS: readonly Flag[] = [
   { usage: '--progress', meaning: 'stream progress events (bash output as it comes) to stderr as JSON lines', on: ['call'] },
   { usage: '--pty', meaning: 'bash runs on a pseudo-terminal (needs node-pty, an optional dependency)', on: RUNNING },
   { usage: '--columns N, --rows N', meaning: 'the size of that terminal; default 200x50', on: RUNNING },
+  {
+    usage: '--http [HOST:]PORT',
+    meaning: 'serve MCP Streamable HTTP at http://HOST:PORT/mcp instead of stdio; HOST defaults to 127.0.0.1; every request needs the bearer token of OPENWORK_MCP_TOKEN (generated and printed to stderr when unset)',
+    on: ['mcp'],
+  },
+  { usage: '--allow-origin ORIGIN', meaning: 'with --http: a browser origin whose requests are accepted besides the server’s own (repeatable)', on: ['mcp'] },
 ];
 
 const SUMMARY: Readonly<Record<Subcommand, { readonly synopsis: string; readonly short: string; readonly text: string }>> = {
@@ -54,11 +60,13 @@ const SUMMARY: Readonly<Record<Subcommand, { readonly synopsis: string; readonly
   },
   mcp: {
     synopsis: 'mcp [FLAGS]',
-    short: 'serve the toolset over MCP (stdio)',
+    short: 'serve the toolset over MCP (stdio, or HTTP with --http)',
     text: [
       'Serves the toolset over MCP on stdio. Without --cwd or --root the roots are the client’s (MCP roots), or the',
       'current directory unless it is / or the home folder. An ask goes to the client as an MCP elicitation (approve or',
       'deny); a client without elicitation gets a denial naming --yes, --allow and --mode.',
+      'With --http, each client that initializes gets a session of its own over the command line’s roots; closing it',
+      '(or losing its connection during a call) cancels its calls and ends their processes.',
     ].join('\n'),
   },
   doctor: { synopsis: 'doctor [--json]', short: 'which containment, directory handles and terminal this host gives', text: 'Says which bash containment, file system directory handles and terminal backend this host gives.' },

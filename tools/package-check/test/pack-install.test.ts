@@ -175,6 +175,36 @@ describe('the stdio MCP command', () => {
   }, 60_000);
 });
 
+describe('the HTTP MCP command', () => {
+  it('loads the SDK’s Streamable HTTP server from node_modules and answers an initialize', async () => {
+    const installedBin = join(project, 'node_modules', '@openwork', 'cli', 'dist', 'openwork-tools.js');
+    const token = 'package-check-token-0123456789';
+    const child = spawn(process.execPath, [installedBin, 'mcp', '--http', '0'], { cwd: project, env: { ...process.env, OPENWORK_MCP_TOKEN: token }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const at = /serving MCP over HTTP at (\S+)/.exec(stderr)?.[1];
+          if (at !== undefined) resolve(at);
+        });
+        void exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+      });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'package-check', version: '0' } } }),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('"serverInfo":{"name":"openwork-tools"');
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(143);
+    }
+  }, 60_000);
+});
+
 describe('a project on any major of ai the adapter supports installs it', () => {
   it.each([5, 6, 7])('ai %i: npm resolves the optional peer, and the adapter loads', async (major) => {
     const target = join(base, `ai-${major}`);

@@ -3,23 +3,20 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { BuiltinSession } from '@openwork/builtin-tools';
-import { approveEveryAsk, authorizer, modeSelection, sessionPolicy, type AskPerson } from '@openwork/permission-policy';
+import { approveEveryAsk, modeSelection } from '@openwork/permission-policy';
 import type { CliOptions } from '../args.ts';
 import type { CommandIo } from '../call-command.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
-import { createArtifactJournal, withArtifactJournal, type ArtifactJournal } from '../journal.ts';
-import { allowRules } from '../project-settings.ts';
-import { commandLineRoots, createHost, openSession, type CommandHost, type SessionRoots } from '../session.ts';
-import { createRegistry, finalizeFor } from '../toolset.ts';
+import { createArtifactJournal } from '../journal.ts';
+import { commandLineRoots, createHost } from '../session.ts';
+import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
 import { readClientRoots, untilAborted, type RootsState } from './client-roots.ts';
-import { elicitationAsk, MCP_CANNOT_ASK } from './elicitation-ask.ts';
+import { elicitationAsk } from './elicitation-ask.ts';
+import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
 import { tooWideToServe } from './start-directory.ts';
 import { createToolServer, type CallScope } from './tool-server.ts';
-
-/** How long a cancelled call may take to end before its processes are disposed anyway. */
-const SETTLE_MS = 5_000;
 
 /**
  * `client`: stdin closed or stdout broke (EPIPE), so nobody is listening any
@@ -57,41 +54,6 @@ function watchEnd(server: Server): EndWatch {
       process.stdout.off('error', onClient);
       signals.forEach((off) => off());
     },
-  };
-}
-
-async function settleWithin(settled: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
-
-/**
- * Opens a session over `roots` with the command line's policy and the
- * project's allow rules (read once, from the working directory); an ask is
- * approved by --yes, or else put to the client.
- */
-function scopeOpener(
-  host: CommandHost,
-  options: CliOptions,
-  journal: ArtifactJournal | undefined,
-  ask: AskPerson,
-  log: (text: string) => void,
-): (roots: SessionRoots) => Promise<CallScope<BuiltinSession>> {
-  return async (roots) => {
-    const session = withArtifactJournal(await openSession(host, options, roots), journal);
-    const allow = await allowRules(options.allow, session.workingDirectory);
-    if (allow.length > 0) log(`openwork-tools mcp: commands allowed without asking in ${session.workingDirectory}: ${allow.map((rule) => rule.text).join(', ')}\n`);
-    return {
-      toolset: finalizeFor(session, options.mode),
-      authorize: authorizer({
-        mode: options.mode,
-        ...sessionPolicy(session, { gitProcesses: host.gitProcesses }),
-        allow,
-        ask,
-        unansweredNote: MCP_CANNOT_ASK,
-      }),
-    };
   };
 }
 

@@ -1,0 +1,318 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { BuiltinSession } from '@openwork/builtin-tools';
+import { approveEveryAsk, modeSelection } from '@openwork/permission-policy';
+import type { CliOptions, HttpListen } from '../args.ts';
+import type { CommandIo } from '../call-command.ts';
+import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
+import { createArtifactJournal, type ArtifactJournal } from '../journal.ts';
+import { commandLineRoots, createHost, type CommandHost, type SessionRoots } from '../session.ts';
+import { createRegistry } from '../toolset.ts';
+import { UsageError } from '../usage-error.ts';
+import { VERSION } from '../version.ts';
+import { elicitationAsk } from './elicitation-ask.ts';
+import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
+import { tooWideToServe } from './start-directory.ts';
+import { createToolServer, type CallScope } from './tool-server.ts';
+
+/** The one path the server answers on. */
+export const MCP_PATH = '/mcp';
+/** Where the token comes from when it is chosen; unset, one is generated and printed to stderr. */
+export const TOKEN_VARIABLE = 'OPENWORK_MCP_TOKEN';
+const MIN_TOKEN_LENGTH = 16;
+/** The largest request body read: a write's content travels in it. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** A session with no request for this long, and none running, is closed as a client that went away. */
+const IDLE_SESSION_MS = 30 * 60_000;
+
+/** One client's MCP session: its own server, calls, read ledger and processes. */
+interface HttpSession {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: Server;
+  readonly settled: () => Promise<void>;
+  readonly host: CommandHost;
+  lastSeen: number;
+  inFlight: number;
+  closing?: Promise<void>;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
+
+function isLoopback(host: string): boolean {
+  return LOOPBACK_NAMES.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+const hostPort = (host: string, port: number) => (isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`);
+
+/**
+ * The Host headers the server answers (DNS rebinding: a page whose name now
+ * resolves to this machine still sends its own name): the address it listens
+ * on, and on loopback the usual names of this machine.
+ */
+function allowedHosts(listen: HttpListen, port: number): Set<string> {
+  const hosts = new Set([hostPort(listen.host, port).toLowerCase()]);
+  if (isLoopback(listen.host)) for (const name of LOOPBACK_NAMES) hosts.add(hostPort(name, port));
+  return hosts;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compares the Authorization header with the token in constant time (the digests have one length whatever was sent). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? '';
+  return timingSafeEqual(digest(given), digest(token)) && given.length > 0;
+}
+
+function reject(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (response.headersSent) return;
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+type Body = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly status: number; readonly message: string };
+
+async function readBody(request: IncomingMessage): Promise<Body> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, message: `the request body is over ${MAX_BODY_BYTES} bytes` };
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+  } catch {
+    return { ok: false, status: 400, message: 'the request body is not JSON' };
+  }
+}
+
+const messages = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body]);
+
+/** The ids of the requests (not notifications or responses) a POST carries. */
+function requestIds(body: unknown): (string | number)[] {
+  return messages(body).flatMap((message) => {
+    if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) return [];
+    const id = (message as { id: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+  });
+}
+
+function token(io: CommandIo): string {
+  const chosen = process.env[TOKEN_VARIABLE];
+  if (chosen !== undefined && chosen !== '') {
+    if (chosen.length < MIN_TOKEN_LENGTH) throw new UsageError(`${TOKEN_VARIABLE} must hold at least ${MIN_TOKEN_LENGTH} characters`);
+    return chosen;
+  }
+  const generated = randomBytes(32).toString('base64url');
+  io.stderr(`openwork-tools mcp: bearer token (set ${TOKEN_VARIABLE} to choose one): ${generated}\n`);
+  return generated;
+}
+
+/** The command line's roots; a start directory of `/` or home gives way to the first --root, or the server refuses. */
+async function servedRoots(options: CliOptions, io: CommandIo): Promise<SessionRoots> {
+  const roots = commandLineRoots(options);
+  const tooWide = options.cwd === undefined ? await tooWideToServe(process.cwd()) : undefined;
+  if (tooWide === undefined) return roots;
+  const [firstRoot, ...otherRoots] = roots.writableRoots;
+  if (firstRoot === undefined) throw new UsageError(`refusing to serve ${tooWide} when no root is named: pass --cwd DIR (or --root DIR)`);
+  io.stderr(`openwork-tools mcp: the current directory is ${tooWide}; the working directory is the first --root, ${firstRoot}\n`);
+  return { workingDirectory: firstRoot, writableRoots: otherRoots };
+}
+
+async function listen(server: HttpServer, at: HttpListen): Promise<number> {
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(at.port, at.host, () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  const address = server.address();
+  return typeof address === 'object' && address !== null ? address.port : at.port;
+}
+
+/**
+ * `openwork-tools mcp --http [HOST:]PORT`: the same toolset over MCP
+ * Streamable HTTP, for an agent on another machine driving this workspace.
+ * Every request needs the bearer token; the Host header must name this
+ * server and an Origin, when sent, must be the server's own or one given by
+ * --allow-origin. Each client that initializes gets a session of its own
+ * (a server, a read ledger, a process backend) over the command line's
+ * roots; the client's MCP roots name paths of its own machine and are not
+ * followed. A session ends on DELETE, when it has been idle for 30 minutes,
+ * or with the server; ending it cancels its calls and ends their processes.
+ * A call whose HTTP response closes before it is answered (the client went
+ * away) is cancelled.
+ */
+export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promise<number> {
+  if (options.positionals.length > 0) throw new UsageError('mcp takes no positional arguments');
+  const at = options.http;
+  if (at === undefined) throw new Error('mcpHttpCommand needs --http');
+  const secret = token(io);
+  const roots = await servedRoots(options, io);
+  const journal: ArtifactJournal | undefined = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
+  // Checked once before listening, so that a root that does not exist is a usage error, not a failure of the first client.
+  const probeHost = await createHost(options);
+  try {
+    await scopeOpener(probeHost, options, journal, approveEveryAsk, () => {})(roots);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  } finally {
+    await probeHost.dispose();
+  }
+  // Loaded only here: the stdio command never loads the SDK's HTTP stack.
+  const { StreamableHTTPServerTransport: Transport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const definitions = createRegistry()
+    .select(modeSelection(options.mode))
+    .map((entry) => entry.definition);
+  const sessions = new Map<string, HttpSession>();
+
+  const closeSession = (id: string, session: HttpSession): Promise<void> => {
+    // Set before it runs: closing the server closes the transport, whose onclose comes back here.
+    session.closing ??= Promise.resolve().then(async () => {
+      sessions.delete(id);
+      // Closing aborts every running call's signal; then the session's processes are ended.
+      await session.server.close();
+      await settleWithin(session.settled(), SETTLE_MS);
+      await session.host.dispose();
+    });
+    return session.closing;
+  };
+
+  const openHttpSession = async (): Promise<HttpSession> => {
+    const host = await createHost(options);
+    const serving: { server?: Server } = {};
+    const ask = options.yes ? approveEveryAsk : elicitationAsk(() => serving.server, io.stderr);
+    let scope: CallScope<BuiltinSession>;
+    try {
+      scope = await scopeOpener(host, options, journal, ask, io.stderr)(roots);
+    } catch (error) {
+      await host.dispose();
+      throw error;
+    }
+    const { server, settled } = createToolServer<BuiltinSession>({
+      definitions,
+      scope: () => Promise.resolve(scope),
+      version: VERSION,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(journal === undefined ? {} : { onResult: (result) => journal.appendUnrecorded(result.artifacts) }),
+      log: io.stderr,
+    });
+    serving.server = server;
+    const transport: StreamableHTTPServerTransport = new Transport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, session);
+      },
+    });
+    const session: HttpSession = { transport, server, settled, host, lastSeen: Date.now(), inFlight: 0 };
+    server.oninitialized = () => {
+      if (server.getClientCapabilities()?.roots !== undefined) io.stderr('openwork-tools mcp: over HTTP the client’s roots are not followed: the command line names the roots\n');
+    };
+    // A DELETE, or the server closing the transport: the session ends with its calls and processes.
+    server.onclose = () => {
+      const id = transport.sessionId;
+      if (id !== undefined) void closeSession(id, session);
+      else void host.dispose();
+    };
+    await server.connect(transport);
+    return session;
+  };
+
+  /** A call whose response closes before it was answered is cancelled, as if the client had sent notifications/cancelled. */
+  const cancelOnDisconnect = (response: ServerResponse, session: HttpSession, body: unknown) => {
+    const ids = requestIds(body);
+    session.inFlight += 1;
+    response.once('close', () => {
+      session.inFlight -= 1;
+      session.lastSeen = Date.now();
+      if (response.writableFinished || session.closing !== undefined) return;
+      for (const requestId of ids) {
+        const cancel: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the client disconnected' } };
+        session.transport.onmessage?.(cancel);
+      }
+    });
+  };
+
+  let hosts = new Set<string>();
+  let ownOrigins = new Set<string>();
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const hostHeader = (request.headers.host ?? '').toLowerCase();
+    if (!hosts.has(hostHeader)) return reject(response, 403, `Host ${JSON.stringify(request.headers.host ?? '')} is not this server`);
+    const origin = request.headers.origin;
+    if (origin !== undefined && !ownOrigins.has(origin) && !options.allowOrigins.includes(origin)) {
+      return reject(response, 403, `Origin ${JSON.stringify(origin)} is not allowed; start the server with --allow-origin ${origin} to accept it`);
+    }
+    const path = new URL(request.url ?? '/', 'http://server').pathname;
+    if (path !== MCP_PATH) return reject(response, 404, `MCP is served at ${MCP_PATH}`);
+    if (!bearerMatches(request.headers.authorization, secret)) {
+      return reject(response, 401, `a bearer token is required: Authorization: Bearer <the token of ${TOKEN_VARIABLE}, or the one printed at start>`, { 'www-authenticate': 'Bearer' });
+    }
+    let body: unknown;
+    if (request.method === 'POST') {
+      const read = await readBody(request);
+      if (!read.ok) return reject(response, read.status, read.message);
+      body = read.value;
+    }
+    const id = request.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const session = sessions.get(id);
+      if (session === undefined || session.closing !== undefined) return reject(response, 404, 'no such session: initialize a new one');
+      session.lastSeen = Date.now();
+      cancelOnDisconnect(response, session, body);
+      return session.transport.handleRequest(request, response, body);
+    }
+    if (request.method !== 'POST' || !messages(body).some((message) => isInitializeRequest(message))) {
+      return reject(response, 400, 'no Mcp-Session-Id: send initialize first');
+    }
+    const session = await openHttpSession();
+    cancelOnDisconnect(response, session, body);
+    await session.transport.handleRequest(request, response, body);
+    // An initialize the transport refused leaves a session nobody can name.
+    if (session.transport.sessionId === undefined || !sessions.has(session.transport.sessionId)) await session.server.close();
+  };
+
+  const http = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      io.stderr(`openwork-tools mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+      reject(response, 500, 'the request failed on the server');
+    });
+  });
+  let port: number;
+  try {
+    port = await listen(http, at);
+  } catch (error) {
+    throw new UsageError(`cannot listen on ${hostPort(at.host, at.port)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  hosts = allowedHosts(at, port);
+  ownOrigins = new Set([...hosts].map((host) => `http://${host}`));
+  if (!isLoopback(at.host)) io.stderr(`openwork-tools mcp: listening beyond this machine: whoever reaches ${hostPort(at.host, port)} with the token runs these tools\n`);
+  io.stderr(`openwork-tools mcp: serving MCP over HTTP at http://${hostPort(at.host, port)}${MCP_PATH}\n`);
+
+  const idle = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) if (session.inFlight === 0 && now - session.lastSeen > IDLE_SESSION_MS) void closeSession(id, session);
+  }, 60_000);
+  idle.unref();
+
+  let stop: (signal: EndingSignal) => void = () => {};
+  const ended = new Promise<EndingSignal>((resolveEnd) => (stop = resolveEnd));
+  const offs = ENDING_SIGNALS.map((signal) => {
+    const onSignal = () => stop(signal);
+    process.on(signal, onSignal);
+    return () => process.off(signal, onSignal);
+  });
+  const signal = await ended;
+  clearInterval(idle);
+  const closed = new Promise<void>((resolveClose) => http.close(() => resolveClose()));
+  await Promise.all([...sessions].map(([id, session]) => closeSession(id, session)));
+  http.closeAllConnections();
+  await closed;
+  offs.forEach((off) => off());
+  return EXIT_STATUS[signal];
+}
