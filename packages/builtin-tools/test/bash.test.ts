@@ -51,6 +51,20 @@ describe('bash (seed §9, §11)', () => {
     expect(running('sleep 33.4242') || running('sleep 34.4242')).toBe(false);
   });
 
+  it('a call deadline sooner than timeoutMs is named as the call’s, with the time it ran, not the default timeout', async () => {
+    const [bash] = builtinTools().filter((tool) => tool.definition.name === 'bash');
+    const turn = new TurnScope();
+    const active = turn.startCall({ callId: 'd', timeoutMs: 300 });
+    const prepared = bash!.prepare(h.session, { command: 'echo early; sleep 35.4242' }, 'd');
+    if (!('run' in prepared)) throw new Error('invalid');
+    const result = await prepared.run(active.context);
+    active.end();
+    expect(data(result)).toMatchObject({ status: 'timed_out', stdout: { text: 'early\n' } });
+    expect(result.output).toMatch(/^Timed out: the call's deadline passed after \d+\.\d s, before its timeoutMs;/);
+    expect(result.output).not.toContain('120 s');
+    expect(running('sleep 35.4242')).toBe(false);
+  });
+
   it('yes 这类无限输出的命令不会耗尽内存: output stays bounded with the omitted byte count', async () => {
     const result = await h.call('bash', { command: 'yes', timeoutMs: 1000 });
     const stdout = data(result).stdout;

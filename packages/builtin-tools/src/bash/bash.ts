@@ -50,13 +50,18 @@ function stream(name: string, output: CapturedOutput): string[] {
   return [`<${name}>`, output.text.replace(/\n$/, ''), `</${name}>`];
 }
 
-function headline(exit: ProcessExit, timeoutMs: number): string {
+/** Which deadline ended a command that timed out: its own `timeoutMs`, or the call's, which the host sets and may be the sooner. */
+type Deadline = { readonly kind: 'own'; readonly timeoutMs: number } | { readonly kind: 'call' };
+
+function headline(exit: ProcessExit, deadline: Deadline): string {
   const stopped = exit.containment === 'cgroup' ? 'every process it started was stopped' : 'its process group was stopped';
   switch (exit.status) {
     case 'exited':
       return exit.exitCode === null ? `Ended by ${exit.signal ?? 'a signal'}` : `Exit code ${exit.exitCode}`;
     case 'timed_out':
-      return `Timed out after ${timeoutMs / 1000} s; ${stopped}. Output so far:`;
+      return deadline.kind === 'own'
+        ? `Timed out after ${deadline.timeoutMs / 1000} s; ${stopped}. Output so far:`
+        : `Timed out: the call's deadline passed after ${(exit.durationMs / 1000).toFixed(1)} s, before its timeoutMs; ${stopped}. Output so far:`;
     case 'cancelled':
       return `Cancelled; ${stopped}. Output so far:`;
     case 'outcome_unknown':
@@ -100,7 +105,9 @@ export const bashTool = defineTool({
           ? {}
           : { onStdout: (chunk: string) => progress({ kind: 'stdout', chunk }), onStderr: (chunk: string) => progress({ kind: 'stderr', chunk }) }),
       });
-      const lines = [headline(exit, timeoutMs), ...notes(exit, limits), ...stream('stdout', exit.stdout), ...stream('stderr', exit.stderr)];
+      // The call's own signal aborted first: the host's deadline, not this command's timeoutMs, ended it.
+      const deadline: Deadline = exit.status === 'timed_out' && call.signal.aborted ? { kind: 'call' } : { kind: 'own', timeoutMs };
+      const lines = [headline(exit, deadline), ...notes(exit, limits), ...stream('stdout', exit.stdout), ...stream('stderr', exit.stderr)];
       if (exit.stdout.totalBytes === 0 && exit.stderr.totalBytes === 0) lines.push('(no output)');
       return { data: { ...exit }, output: lines.join('\n') };
     } finally {
