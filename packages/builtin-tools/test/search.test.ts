@@ -152,6 +152,15 @@ describe.each([
     expect(errorOf(await callTool(session, 'glob', { pattern: 'src/{a,b' }))?.kind).toBe('invalid_input');
   });
 
+  it('glob: dir/** and ** alone find files at every depth, and nothing outside dir', async () => {
+    for (const path of ['top.txt', 'sub/one.txt', 'sub/deep/two.txt', 'sub/deep/er/three.txt', 'other/four.txt']) await world.file(path, 'x\n');
+    const session = await world.session();
+    const paths = async (pattern: string) => ((await callTool(session, 'glob', { pattern })).data as GlobData).paths;
+    expect(await paths('sub/**')).toEqual(['sub/deep/er/three.txt', 'sub/deep/two.txt', 'sub/one.txt']);
+    expect(await paths('**')).toEqual(['other/four.txt', 'sub/deep/er/three.txt', 'sub/deep/two.txt', 'sub/one.txt', 'top.txt']);
+    expect(await paths('sub/deep/**')).toEqual(['sub/deep/er/three.txt', 'sub/deep/two.txt']);
+  });
+
   it('a name with a newline is one entry in the text of list, glob and grep; the data keeps the real name (issue 19)', async () => {
     await world.file('plain.txt', 'needle\n');
     await world.file('two\nlines.txt', 'needle\n');

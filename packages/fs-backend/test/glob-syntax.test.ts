@@ -96,6 +96,20 @@ describe('the contract glob syntax: * ** ? [abc] {a,b}, everything else literal'
     expect(grepGlobFilter('*.ts').enterDirectory('src/a')).toBe(true);
     expect(grepGlobFilter('/src/*.ts').enterDirectory('src/a')).toBe(false);
   });
+
+  it('a trailing ** reaches every depth below its base, and only there', () => {
+    const inside = globFilter('src/**');
+    expect(inside.enterDirectory('src')).toBe(true);
+    expect(inside.enterDirectory('src/a')).toBe(true);
+    expect(inside.enterDirectory('src/a/b')).toBe(true);
+    expect(inside.enterDirectory('lib')).toBe(false);
+    expect(inside.includeFile('src/a/b/c.ts')).toBe(true);
+    const everything = globFilter('**');
+    expect(everything.enterDirectory('a/b/c')).toBe(true);
+    expect(everything.includeFile('a/b/c/d.txt')).toBe(true);
+    expect(globFilter('{src,lib}/**').enterDirectory('lib/deep/er')).toBe(true);
+    expect(globFilter('src/**/x.ts').enterDirectory('src/a/b')).toBe(true);
+  });
 });
 
 /** One ripgrep override (`-g`): whitelist, ignore or none, as ignore's overrides.rs reports it. */

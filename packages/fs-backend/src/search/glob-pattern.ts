@@ -192,7 +192,8 @@ function classSource(body: string[]): string {
 /** Where one alternative can match: its literal leading directories, unescaped, and whether a wildcard directory follows them. */
 function literalBase(alternative: string): GlobBase {
   const segments = alternative.split('/');
-  segments.pop();
+  // A last segment of `**` matches at any depth below what comes before it (`src/**`, or `**` alone).
+  const anyDepth = segments.pop() === '**';
   const literalSegments: string[] = [];
   for (const segment of segments) {
     if (/(?<!\\)[*?[]/.test(segment) || segment === '' || segment === '.' || segment === '..') {
@@ -200,5 +201,5 @@ function literalBase(alternative: string): GlobBase {
     }
     literalSegments.push(segment.replace(/\\(.)/gu, '$1'));
   }
-  return { base: literalSegments.join('/'), deeper: false };
+  return { base: literalSegments.join('/'), deeper: anyDepth };
 }
