@@ -52,4 +52,15 @@ describe('bash workdir', () => {
     expect((await decide('ls', 'out')).reason).toContain('outside_root');
     expect((await decide(`cat ${join(h.ws, 'src', 'a.ts')}`, 'src/deep')).verdict).toBe('allow');
   });
+
+  it('the acceptEdits gate resolves what a command writes from the workdir', async () => {
+    const gate = (command: string, workdir: string) =>
+      decideBashCommand(classifier, h.session.paths, { kind: 'execute', command, cwd: join(h.ws, workdir) }, 'acceptEdits', { filesystem: h.session.filesystem });
+    expect(await gate('touch made.txt', 'src/deep')).toMatchObject({ verdict: 'allow' });
+    // The same name from a workdir that is a symlink out of the roots, and through a symlink inside it, is not inside the roots.
+    expect((await gate('touch made.txt', 'out')).verdict).not.toBe('allow');
+    expect((await gate('cp a.ts leak.txt', 'src')).verdict).not.toBe('allow');
+    expect((await gate('rm a.ts', 'src')).verdict).toBe('allow');
+    expect((await gate('rm ../../a.txt', 'src/deep')).verdict).not.toBe('allow');
+  });
 });
