@@ -39,6 +39,30 @@ describe('undo runs in series with the session\'s new changes (seed §10)', () =
     }
   });
 
+  it('an undo and a write of the same file called together land in call order, every time', async () => {
+    const session = { ...h.session, changeQueue: new ChangeQueue() };
+    const path = join(h.ws, 'a.txt');
+    for (let round = 0; round < 20; round += 1) {
+      await writeFile(path, 'A\n');
+      const first = await callTool(session, 'write', { path: 'a.txt', content: 'B\n' });
+      expect(first.status).toBe('ok');
+      const artifacts = [...first.artifacts] as FileChangeArtifact[];
+      const signal = new AbortController().signal;
+      if (round % 2 === 0) {
+        // Undo first: back to A, then the write replaces it with C.
+        const [report, write] = await Promise.all([undoChanges(session, artifacts, { signal }), callTool(session, 'write', { path: 'a.txt', content: 'C\n' })]);
+        expect(report.undone).toHaveLength(1);
+        expect(write.status).toBe('ok');
+      } else {
+        // The write first: the file moved on to C, so undo refuses rather than put A back.
+        const [write, report] = await Promise.all([callTool(session, 'write', { path: 'a.txt', content: 'C\n' }), undoChanges(session, artifacts, { signal })]);
+        expect(write.status).toBe('ok');
+        expect(report.conflicts).toHaveLength(1);
+      }
+      expect(await readFile(path, 'utf8')).toBe('C\n');
+    }
+  });
+
   it('a call cancelled while it waits in line ends as cancelled and does not hold the line', async () => {
     const queue = new ChangeQueue();
     let releaseFirst!: () => void;

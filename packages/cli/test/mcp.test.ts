@@ -243,7 +243,7 @@ describe('openwork-tools mcp (CONTRACT.md §4)', () => {
   it('a cancelled request kills the bash process group; the server goes on', async () => {
     const marker = `MARKER-${randomInt(1_000_000_000)}`;
     const controller = new AbortController();
-    const pending = approving.client.callTool({ name: 'bash', arguments: { command: `sleep 30; echo ${marker}` } }, CallToolResultSchema, {
+    const pending = approving.client.callTool({ name: 'bash', arguments: { command: `sleep 600; echo ${marker}` } }, CallToolResultSchema, {
       signal: controller.signal,
     });
     const settled = pending.then(
@@ -253,7 +253,7 @@ describe('openwork-tools mcp (CONTRACT.md §4)', () => {
     expect(await until(running(marker), 30_000)).toBe(true);
     controller.abort('the test cancels');
     expect(await settled).toBe('rejected');
-    // Polled with a wide bound: a loaded machine is slow, not wrong.
+    // Polled with a wide bound: a loaded machine is slow, not wrong. The sleep outlasts the bound, so only a kill ends it in time.
     expect(await until(async () => !(await running(marker)()), 30_000)).toBe(true);
     const after = await call(approving, 'read', { path: 'a.txt' });
     expect(after.isError).toBe(false);
@@ -294,12 +294,14 @@ describe('openwork-tools mcp lifetime', () => {
     const marker = `MARKER-${randomInt(1_000_000_000)}`;
     const server = start(['--yes']);
     for (const message of handshake) server.send(message);
-    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: `sleep 30; echo ${marker}` } } });
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: `sleep 600; echo ${marker}` } } });
     expect(await until(running(marker), 15_000)).toBe(true);
     server.child.stdin.end();
     // Behaviour, not speed: the server exits (the test's own timeout bounds it) and nothing it started remains.
     expect(await server.exited).toBe(0);
     expect(await running(marker)()).toBe(false);
+    // The command was ended, not waited for: its echo never ran.
+    expect(server.stdout()).not.toContain(marker);
     const lines = server.stdout().trim().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(1);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
@@ -311,7 +313,7 @@ describe('openwork-tools mcp lifetime', () => {
     const marker = `MARKER-${randomInt(1_000_000_000)}`;
     const server = start(['--yes']);
     for (const message of handshake) server.send(message);
-    const command = `setsid sh -c 'sleep 300; : ${marker}-daemon' >/dev/null 2>&1 < /dev/null & sleep 30; : ${marker}`;
+    const command = `setsid sh -c 'sleep 300; : ${marker}-daemon' >/dev/null 2>&1 < /dev/null & sleep 600; : ${marker}`;
     server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command } } });
     expect(await until(running(`${marker}-daemon`), 15_000)).toBe(true);
     server.child.stdin.end();
@@ -323,11 +325,12 @@ describe('openwork-tools mcp lifetime', () => {
     const marker = `MARKER-${randomInt(1_000_000_000)}`;
     const server = start(['--yes']);
     for (const message of handshake) server.send(message);
-    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: `sleep 30; echo ${marker}` } } });
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: `sleep 600; echo ${marker}` } } });
     expect(await until(running(marker), 15_000)).toBe(true);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(143);
     expect(await running(marker)()).toBe(false);
+    expect(server.stdout()).not.toContain(marker);
   });
 
   it('rejects positional arguments as a usage error', async () => {

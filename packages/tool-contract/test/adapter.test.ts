@@ -80,6 +80,28 @@ describe('the adapter (seed §2 object-safe 分发)', () => {
     expect(tooLong.status === 'error' && tooLong.error.kind).toBe('invalid_input');
   });
 
+  it('the advertised outputSchema is a deep frozen copy: neither a caller nor the tool changing its own schema changes it', () => {
+    const Output = Type.Object({ count: Type.Integer({ description: 'how many', minimum: 0 }) });
+    const dyn = adaptTool(
+      defineTool({
+        id: 'test/counted',
+        name: 'counted',
+        description: 'Counts.',
+        risk: 'read',
+        input: Type.Object({}),
+        output: Output,
+        effect: () => ({ kind: 'read', paths: [] }),
+        execute: () => Promise.resolve({ data: { count: 1 }, output: 'ok' }),
+      }),
+    );
+    const property = (dyn.definition.outputSchema?.properties as Record<string, Record<string, unknown>>).count ?? {};
+    expect(() => {
+      property.description = 'changed';
+    }).toThrow(TypeError);
+    (Output.properties.count as unknown as Record<string, unknown>).minimum = 5;
+    expect(property).toMatchObject({ description: 'how many', minimum: 0 });
+  });
+
   it('rejects unknown properties, missing ones, wrong types and non-objects as invalid_input', async () => {
     const dyn = adaptTool(tool(() => Promise.resolve({ data: null, output: '' })));
     for (const [input, pattern] of [

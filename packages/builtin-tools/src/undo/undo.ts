@@ -34,10 +34,14 @@ export type UndoSession = Pick<BuiltinSession, 'paths' | 'filesystem' | 'limits'
 async function currentDigest(session: UndoSession, path: CheckedPath, signal: AbortSignal): Promise<string | null> {
   if (!path.exists) return null;
   const bytes = await session.filesystem.readFile(path, { maxBytes: session.limits.maxContentBytes + 1, signal }).catch((error: unknown) => {
-    if (error instanceof ToolError && error.kind === 'too_large') return null;
+    if (error instanceof ToolError && error.kind === 'too_large') return 'too large to be the recorded content';
+    // Removed since it was resolved: no content, which no recorded digest matches but a create's "before".
+    if (error instanceof ToolError && error.kind === 'not_found') return null;
+    // Changed while it was read (by another process): not the content undo would restore over.
+    if (error instanceof ToolError && error.kind === 'stale') return 'changing while it was checked';
     throw error;
   });
-  return bytes ? sha256(bytes) : 'too large to be the recorded content';
+  return typeof bytes === 'string' || bytes === null ? bytes : sha256(bytes);
 }
 
 /** What became of one change: restored, left alone because it was never made, or a conflict. */
