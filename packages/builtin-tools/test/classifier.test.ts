@@ -185,17 +185,37 @@ describe('the bash effect classifier (seed §8, permissions §2.3 and §4.8)', (
   });
 
   it('returns the words each command receives, after quote removal', () => {
-    const result = classifier.classify(`grep -n 'a b' "c d" e\\ f | wc -l`, { mode: 'default' });
+    const result = classifier.classify(`grep -n 'a b' "c d" e\\"f | wc -l`, { mode: 'default' });
     expect(result.commands.map((command) => command.argv)).toEqual([
-      ['grep', '-n', 'a b', 'c d', 'e f'],
+      ['grep', '-n', 'a b', 'c d', 'e"f'],
       ['wc', '-l'],
     ]);
   });
 
+  it('a backslash before a blank or a line end asks: bash joins or splits those words where the tree may not', () => {
+    for (const command of ['grep -n e\\ f x', 'git log -\\\n-output=pwned', 'sort x -\\\noREADME.md', 'cat .\\\n./secret', 'uniq a.txt \\ \t-c', 'ls a\\\tb']) {
+      const result = classifier.classify(command, { mode: 'acceptEdits' });
+      expect(result.verdict, command).toBe('ask');
+      expect(result.reason, command).toMatch(/backslash/);
+    }
+    // Inside single quotes a backslash is an ordinary character.
+    expect(classifier.classify("grep -n 'a\\ b' x", { mode: 'default' }).verdict).toBe('allow');
+  });
+
   it('collects the paths of gate commands, and the directory of a glob operand', () => {
-    const result = classifier.classify('mkdir -p out/a && cp -t out src/x.ts && rm -r build/*.o', { mode: 'acceptEdits' });
-    expect(result.writePaths).toEqual(['out/a', 'src/x.ts', 'out', 'build']);
+    const result = classifier.classify('mkdir -p out/a && rm -r build/*.o && cp -t out src/x.ts', { mode: 'acceptEdits' });
+    expect(result.writePaths).toEqual(['out/a', 'build', 'src/x.ts', 'out']);
     expect(result.recursivePaths).toEqual(['build']);
+  });
+
+  it('a gate command after a cp or mv in the same line asks: it could act through a symlink that one just made', () => {
+    for (const command of ['cp -a tmpl new && cp p.txt new/evil/', 'cp -r tmpl new2 && touch new2/evil/X', 'cp -rd tmpl new4 && rm new4/evil/victim.txt', 'cp -P d/up up2 && touch up2/X', 'mv a b; rm b/c']) {
+      const result = classifier.classify(command, { mode: 'acceptEdits' });
+      expect(result.verdict, command).toBe('ask');
+      expect(result.reason, command).toContain('after a cp or mv in the same line');
+    }
+    expect(classifier.classify('cp -rT srcd dst', { mode: 'acceptEdits' }).reason).toContain('-T with a recursive copy');
+    expect(classifier.classify('mkdir -p a && touch a/b && cp a/b c', { mode: 'acceptEdits' }).verdict).toBe('allow');
   });
 
   it('never allows a line in which any command is off the read-only list (property)', () => {

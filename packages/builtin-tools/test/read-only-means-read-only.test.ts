@@ -146,6 +146,103 @@ describe('git on the read-only list runs with the repository unable to run code'
     expect(existsSync(marker(name))).toBe(false);
   });
 
+  it.each([
+    ['a man viewer', (m: string) => {
+      git('config', 'help.format', 'man');
+      git('config', 'man.viewer', 'evil');
+      git('config', 'man.evil.cmd', `touch ${m}`);
+    }],
+    ['a promisor remote whose upload-pack runs', (m: string) => {
+      git('config', 'core.repositoryformatversion', '1');
+      git('config', 'extensions.partialClone', 'origin');
+      git('config', 'remote.origin.promisor', 'true');
+      git('config', 'remote.origin.url', h.root);
+      git('config', 'remote.origin.uploadpack', `touch ${m}; false`);
+    }],
+    ['core.sshCommand', (m: string) => git('config', 'core.sshCommand', `touch ${m}; false`)],
+  ])('%s: git asks, naming the key', async (name, plant) => {
+    await repository();
+    plant(marker(name));
+    for (const command of ['git show', 'git log -p', 'git status']) {
+      const decision = await decide(command);
+      expect(decision.verdict, `${command}: ${decision.reason}`).toBe('ask');
+      expect(decision.reason).toContain("the repository's configuration names a program git would run");
+    }
+    expect(existsSync(marker(name))).toBe(false);
+  });
+
+  it('--help asks wherever it stands: it opens a manual viewer the configuration can name', async () => {
+    await repository();
+    for (const command of ['git --help status', 'git log --help', 'git status --help']) {
+      const decision = await decide(command);
+      expect(decision.verdict, command).toBe('ask');
+      expect(decision.reason).toContain('--help opens the manual');
+    }
+  });
+
+  it('the overrides keep every transport off and submodules unentered', async () => {
+    await repository();
+    const { GIT_OVERRIDES } = await import('../src/bash/auto-run-environment.ts');
+    expect(GIT_OVERRIDES).toEqual(expect.arrayContaining([['protocol.allow', 'never'], ['diff.ignoreSubmodules', 'all'], ['submodule.recurse', 'false']]));
+    // A nested repository's filter, which the check of the outer configuration never reads, does not run on status or diff.
+    await mkdir(join(h.ws, 'sub'));
+    execFileSync('git', ['init', '-q', '.'], { cwd: join(h.ws, 'sub') });
+    await writeFile(join(h.ws, 'sub', '.gitattributes'), '*.txt filter=evil\n');
+    await writeFile(join(h.ws, 'sub', 'f.txt'), 'x\n');
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '.'], { cwd: join(h.ws, 'sub') });
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'sub'], { cwd: join(h.ws, 'sub') });
+    execFileSync('git', ['config', 'filter.evil.clean', `sh -c 'touch ${marker('submodule')}; cat'`], { cwd: join(h.ws, 'sub') });
+    git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', './sub', 'sub');
+    const later = new Date(Date.now() + 10_000);
+    await utimes(join(h.ws, 'sub', 'f.txt'), later, later);
+    for (const command of ['git status', 'git diff']) {
+      const decision = await decide(command);
+      expect(decision.verdict, `${command}: ${decision.reason}`).toBe('allow');
+      await run(command, decision);
+    }
+    expect(existsSync(marker('submodule'))).toBe(false);
+  });
+
+  it('a glob in git -C or in a cd before git asks: the repository checked must be the one git opens', async () => {
+    await repository();
+    await mkdir(join(h.ws, 'sub'));
+    for (const command of ['git -C s* show', 'cd s* && git show', 'git -C s? log -p']) {
+      const decision = await decide(command);
+      expect(decision.verdict, command).toBe('ask');
+      expect(decision.reason).toContain('a glob in the directory');
+    }
+  });
+
+  it('paths git reads from the disk stay inside the roots: operands, --contents, and the repository itself', async () => {
+    await repository();
+    await writeFile(join(h.root, 'secret.txt'), 'secret\n');
+    for (const command of ['git diff ../secret.txt a.txt', `git diff ${join(h.root, 'secret.txt')} a.txt`, 'git blame --contents ../secret.txt a.txt', 'git blame --contents=../secret.txt a.txt']) {
+      const decision = await decide(command);
+      expect(decision.verdict, command).toBe('ask');
+      expect(decision.reason, command).toContain('outside the readable roots');
+    }
+    // Ranges stay revisions.
+    expect((await decide('git log HEAD~1..HEAD')).verdict).toBe('allow');
+    expect((await decide('git diff HEAD -- a.txt')).verdict).toBe('allow');
+    // A repository kept outside the roots, reached by a .git symlink in a directory inside them.
+    const outside = join(h.root, 'outside-repo');
+    await mkdir(outside);
+    execFileSync('git', ['init', '-q', '.'], { cwd: outside });
+    await mkdir(join(h.ws, 'linked'));
+    await symlink(join(outside, '.git'), join(h.ws, 'linked', '.git'));
+    const linked = await decide('git -C linked log');
+    expect(linked.verdict).toBe('ask');
+    expect(linked.reason).toContain('is kept at');
+  });
+
+  it('jq reads only what the classifier checks: --rawfile, --slurpfile, -L and import ask', async () => {
+    await writeFile(join(h.ws, 'in.json'), '{}\n');
+    for (const command of ['jq -n --rawfile x ../secret \'$x\'', 'jq -n --slurpfile x ../secret.json \'$x\'', 'jq -L /tmp . in.json', 'jq -n \'import "creds" as $c; $c\'']) {
+      expect((await decide(command)).verdict, command).toBe('ask');
+    }
+    expect((await decide('jq . in.json')).verdict).toBe('allow');
+  });
+
   it('gpg.program runs for a signed commit when approved (the vector is real)', async () => {
     await repository();
     const fakeGpg = join(h.root, 'fake-gpg');

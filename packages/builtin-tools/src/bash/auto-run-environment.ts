@@ -12,6 +12,12 @@ export const GIT_OVERRIDES: readonly (readonly [string, string])[] = [
   ['core.hooksPath', '/dev/null'],
   ['core.pager', 'cat'],
   ...['status', 'log', 'diff', 'show', 'blame', 'ls-files', 'rev-parse', 'branch', 'tag'].map((command) => [`pager.${command}`, 'false'] as const),
+  // No transport at all: a partial clone's lazy fetch would run the remote's upload-pack, ssh command or ext:: helper.
+  ['protocol.allow', 'never'],
+  // Submodules are not entered: each has a configuration of its own (filters, textconv) that the check above never read.
+  ['diff.ignoreSubmodules', 'all'],
+  ['status.submoduleSummary', 'false'],
+  ['submodule.recurse', 'false'],
 ];
 
 /** Variables that make a listed program run another program, read a config that can, or change what a path means. */
@@ -70,6 +76,8 @@ export function autoRunEnvironment(environment: Readonly<Record<string, string>>
   clean.PAGER = 'cat';
   clean.GIT_OPTIONAL_LOCKS = '0';
   clean.GIT_TERMINAL_PROMPT = '0';
+  // git 2.44 and later: objects missing from a partial clone are not fetched (older ones are held by protocol.allow).
+  clean.GIT_NO_LAZY_FETCH = '1';
   // Appended after any the host set: the last value of a key wins.
   const existing = Number.parseInt(clean.GIT_CONFIG_COUNT ?? '0', 10);
   const start = Number.isSafeInteger(existing) && existing > 0 ? existing : 0;

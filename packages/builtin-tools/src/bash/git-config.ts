@@ -10,7 +10,12 @@ export interface GitConfigEntry {
 }
 
 export type GitRepositoryConfig =
-  | { readonly repository: true; readonly entries: readonly GitConfigEntry[] }
+  | {
+      readonly repository: true;
+      readonly entries: readonly GitConfigEntry[];
+      /** Where the repository's objects and configuration are (`rev-parse --absolute-git-dir`): a `.git` file or symlink can put them anywhere. */
+      readonly gitDirectory?: string;
+    }
   | { readonly repository: false };
 
 /** Reads the configuration git would use in a directory (absolute), includes resolved. */
@@ -30,6 +35,11 @@ const ASKS: readonly (readonly [RegExp, string])[] = [
   [/^gpg(\..+)?\.program$/, 'names the signature program that log and show run'],
   [/^gpg\.ssh\.defaultkeycommand$/, 'names a program git runs for ssh signatures'],
   [/^core\.worktree$/, 'points git at a work tree elsewhere'],
+  [/^core\.sshcommand$/, 'names the ssh program a fetch runs'],
+  [/^remote\..+\.(uploadpack|receivepack|promisor|vcs)$/, 'names a program or a partial-clone remote a read may fetch from'],
+  [/^extensions\.partialclone$/, 'makes a read fetch missing objects from a remote'],
+  [/^url\..+\.(insteadof|pushinsteadof)$/, 'rewrites remote addresses, which can name a helper program'],
+  [/^(man|help)\./, 'names the viewer that --help runs'],
 ];
 
 export interface GitConfigFindings {
@@ -88,12 +98,13 @@ export function gitConfigReader(processes: ProcessBackend, environment: Readonly
     }
   };
   return async (directory, signal) => {
-    const inside = await run(directory, ['rev-parse', '--git-dir'], signal);
+    const inside = await run(directory, ['rev-parse', '--absolute-git-dir'], signal);
     if (inside?.status !== 'exited' || inside.exitCode !== 0) return { repository: false };
+    const gitDirectory = inside.stdout.text.replace(/\n$/, '');
     const listed = await run(directory, ['config', '--list', '--show-scope', '-z'], signal);
     if (listed?.status !== 'exited' || listed.exitCode !== 0 || listed.stdout.truncated) {
       throw new Error(`git config could not be read in ${directory}: ${listed?.stderr.text.trim() ?? 'git is missing'}`);
     }
-    return { repository: true, entries: parseGitConfigList(listed.stdout.text) };
+    return { repository: true, entries: parseGitConfigList(listed.stdout.text), ...(gitDirectory === '' ? {} : { gitDirectory }) };
   };
 }

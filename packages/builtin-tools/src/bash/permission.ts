@@ -103,6 +103,17 @@ async function checkReads(paths: PathGuard, classification: CommandClassificatio
   return undefined;
 }
 
+/** The guard's reason when a path leads out of the readable roots, else undefined. */
+async function outsideReadableRoots(paths: PathGuard, path: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+  try {
+    await paths.resolvePath(path, 'read', 'must_exist', signal === undefined ? {} : { signal });
+    return undefined;
+  } catch (error) {
+    if (!isToolError(error)) throw error;
+    return LEADS_OUT.has(error.kind) ? error.kind : undefined;
+  }
+}
+
 async function checkGit(paths: PathGuard, classification: CommandClassification, options: BashDecisionOptions): Promise<{ ask: string } | { note: string }> {
   if (classification.git.length === 0) return { note: '' };
   if (options.gitConfig === undefined) return { ask: "git runs programs its repository's configuration names, and that configuration was not checked" };
@@ -122,6 +133,11 @@ async function checkGit(paths: PathGuard, classification: CommandClassification,
       // Outside a repository `git diff` compares any two files (--no-index).
       if (classification.git.some((each) => each.subcommand === 'diff')) return { ask: `${invocation.directory} is not in a repository, where git diff compares any two files on the disk` };
       continue;
+    }
+    if (config.gitDirectory !== undefined) {
+      // The objects git shows come from its directory: one outside the roots (a .git symlink, a gitdir: file) is a read outside them.
+      const where = await outsideReadableRoots(paths, config.gitDirectory, options.signal);
+      if (where !== undefined) return { ask: `the repository of ${invocation.directory} is kept at ${config.gitDirectory}, which is outside the readable roots (${where})` };
     }
     const findings = judgeGitConfig(config.entries);
     if (findings.asks.length > 0) return { ask: `the repository's configuration names a program git would run: ${findings.asks.join(', ')}` };

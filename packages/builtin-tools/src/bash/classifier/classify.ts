@@ -12,7 +12,7 @@ import type { SimpleCommand } from './syntax.ts';
 import type { ClassifyOptions, CommandClassification, GitInvocation, ParsedCommand, ReadPath } from './types.ts';
 import { refuse } from './verdict.ts';
 import type { ProgramCheck, ProgramVerdict } from './verdict.ts';
-import { firstGlob, globProblem, hasBraceExpansion, hasTildeExpansion } from './word.ts';
+import { firstGlob, globProblem, hasBraceExpansion, hasGlob, hasTildeExpansion } from './word.ts';
 
 /** The closed read-only list (seed §8, permissions §2.3): program → its check. */
 export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramCheck>> = Object.freeze({
@@ -77,6 +77,39 @@ function firstControl(command: string): string | undefined {
   }
   return undefined;
 }
+/**
+ * A backslash right before a blank or a newline, outside single quotes: a
+ * line continuation joins two words into one for bash (`git log -\⏎-output=x`
+ * is `--output=x`) and an escaped blank makes one word of two, where the
+ * syntax tree may split or join them otherwise. Either changes which
+ * arguments the program gets, so the line asks; quoting says the same
+ * without the doubt. (Inside single quotes a backslash is an ordinary
+ * character and changes nothing.)
+ */
+function escapedWhitespace(command: string): string | undefined {
+  let quote: "'" | '"' | undefined;
+  for (let index = 0; index < command.length; index += 1) {
+    const char = command[index];
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+      continue;
+    }
+    if (char === '\\') {
+      const next = command[index + 1] ?? '';
+      if (next === '\n' || next === ' ' || next === '\t' || next === '\r') {
+        return next === '\n'
+          ? 'a backslash at the end of a line joins the next line to the word before it, which bash and the classifier may split differently; write the command on one line'
+          : 'a backslash before a blank makes one word of two, which bash and the classifier may read differently; quote the word instead';
+      }
+      index += 1;
+      continue;
+    }
+    if (char === "'" && quote === undefined) quote = "'";
+    else if (char === '"') quote = quote === '"' ? undefined : '"';
+  }
+  return undefined;
+}
+
 /** What may stand right before a `#` that starts a comment, unescaped, for bash to agree it is one. */
 const COMMENT_BEFORE = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')']);
 
@@ -126,6 +159,8 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
   if (control !== undefined) {
     return ask(`the command contains the control character U+${(control.codePointAt(0) ?? 0).toString(16).padStart(4, '0').toUpperCase()}, which bash and the classifier may read differently`);
   }
+  const escapedBlank = escapedWhitespace(command);
+  if (escapedBlank !== undefined) return ask(escapedBlank);
   const tree = parser.parse(command);
   if (tree === null) return ask('the parser could not read the command');
   try {
@@ -144,6 +179,7 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
     let bases: string[] = ['.'];
     let usesGate = false;
     let usesAllowRule = false;
+    let copiedOrMoved = false;
     for (const simple of syntax.commands) {
       const verdict = checkCommand(simple, options);
       const text = simple.words.map((word) => word.value).join(' ');
@@ -171,6 +207,11 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
         }
       }
       if (verdict.writePaths !== undefined) {
+        // Every path is checked against the tree as it is before the line runs: a cp or mv may put a symlink (copied as one)
+        // where a later command of the same line then writes, removes or copies through it.
+        if (copiedOrMoved) return refused('a command after a cp or mv in the same line may act through what that one just made; run them one at a time');
+        const program = simple.words[0]?.value;
+        if (program === 'cp' || program === 'mv') copiedOrMoved = true;
         usesGate = true;
         for (const [list, paths] of [
           [writePaths, verdict.writePaths],
@@ -187,7 +228,10 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
       }
       if (simple.words[0]?.value === 'cd') {
         // cd may fail or not run (||, a pipeline's subshell): later paths are checked from every directory it may leave.
-        const target = simple.words.at(-1)?.value ?? '.';
+        const targetWord = simple.words.at(-1);
+        const target = targetWord?.value ?? '.';
+        // Later commands (git above all, whose repository's configuration is checked) are judged from where cd goes: that must be known.
+        if (targetWord !== undefined && hasGlob(targetWord)) return refused(`cd ${target}: a glob in the directory is only known when bash expands it; name the directory`);
         const next = new Set(bases);
         for (const base of bases) {
           const located = fromBase(base, target, 'cd');

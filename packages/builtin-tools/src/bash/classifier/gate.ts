@@ -134,6 +134,8 @@ export const gate: ProgramCheck = (program, args): ProgramVerdict => {
     spec.copies === true && intoDirectory ? sources.map((source) => `${destination.replace(/\/+$/, '')}/${source.replace(/\/+$/, '').split('/').at(-1) ?? ''}`) : [];
   const removedPaths = spec.moves === true ? sources : recursive ? operands : [];
   const copiesTrees = spec.copies === true && has(['-r', '-R', '--recursive', '-a', '--archive']);
+  // cp -rT merges the tree into the destination's own entries, which may be symlinks out of the roots: not one path the guard can check.
+  if (copiesTrees && !intoDirectory && destination !== undefined) return refuse(`${program} -T with a recursive copy writes into whatever entries ${destination} already holds, symlinks included`);
   return {
     ok: true,
     rule: `filesystem_gate:${program}`,

@@ -244,7 +244,20 @@ export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
     long: ['null-input', 'raw-input', 'slurp', 'raw-output', 'raw-output0', 'join-output', 'ascii-output', 'compact-output', 'color-output', 'monochrome-output', 'sort-keys', 'exit-status', 'tab', 'seq', 'stream', 'stream-errors', 'unbuffered', 'args', 'jsonargs', 'help', 'version'],
     longValue: ['indent', 'from-file'],
     longTwoValues: ['arg', 'argjson', 'slurpfile', 'rawfile'],
-  }, { reads: { operands: 'afterPattern', patternFlags: ['-f', '--from-file'], fileValues: ['-f', '--from-file', '-L', '--slurpfile', '--rawfile'] } }),
+    denied: {
+      // The file is the second of two values, and a library path is searched by `import`/`include` in the program: neither is a path the classifier checks.
+      '--slurpfile': 'jq --slurpfile reads a file named by its second value, which is not checked against the roots',
+      '--rawfile': 'jq --rawfile reads a file named by its second value, which is not checked against the roots',
+      '-L': 'jq -L adds a library directory that import and include read from',
+      '--library-path': 'jq --library-path adds a library directory that import and include read from',
+    },
+  }, {
+    reads: { operands: 'afterPattern', patternFlags: ['-f', '--from-file'], fileValues: ['-f', '--from-file'] },
+    extra: (scan) => {
+      const program = scan.operands[0] ?? '';
+      return /\b(import|include)\b/.test(program) ? 'a jq program with import or include reads modules from directories the classifier does not check' : undefined;
+    },
+  }),
   od: withSpec({
     short: 'bcdfilosxv',
     shortValue: 'AjNSt',
