@@ -72,12 +72,15 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
     // ripgrep's layout: `path:line:text` for a match, `path-line-text` for context, `--` between groups.
     let lastPath: string | undefined;
     let lastLine = 0;
+    // A context line that another result of this page matches is shown as a match (`:`), once, as ripgrep shows it.
+    const matched = new Set(findings.matches.flatMap((match) => [match.line, ...(match.lines ?? []).map((entry) => entry.line)].map((line) => `${line}\u0000${match.path}`)));
     for (const match of findings.matches) {
       const block: string[] = [];
       const shownPath = escapeName(match.path);
       const shown = (entry: SearchLine, separator: string) => {
         const { text, note } = cut(entry);
-        return { entry: { line: entry.line, text }, line: `${shownPath}${separator}${entry.line}${separator}${text}${note}` };
+        const mark = matched.has(`${entry.line}\u0000${match.path}`) ? ':' : separator;
+        return { entry: { line: entry.line, text }, line: `${shownPath}${mark}${entry.line}${mark}${text}${note}` };
       };
       const before = (match.before ?? []).map((entry) => shown(entry, '-'));
       const self = shown(match, ':');
