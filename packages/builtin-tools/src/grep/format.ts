@@ -1,4 +1,4 @@
-import { MAX_SPAN_BYTES, type SearchLine, type SearchLineMatch, type TreeSearchIgnored } from '@openwork/fs-backend';
+import type { SearchLine, SearchLineMatch, TreeSearchIgnored } from '@openwork/fs-backend';
 import type { ToolOutcome } from '@openwork/tool-contract';
 import type { ToolLimits } from '../session.ts';
 import { ignoredNote } from '../search/ignored-note.ts';
@@ -27,6 +27,9 @@ export interface GrepFindings {
 }
 
 const UNIT: Record<GrepMode, string> = { content: 'matching lines', files_with_matches: 'files', count: 'files' };
+
+/** The search's bound on the lines one multiline match reports (fs-backend's MAX_SPAN_BYTES; the root entry exports types only). */
+const MAX_SPAN_BYTES = 64 * 1024;
 
 /** The note on a multiline match whose lines are cut at MAX_SPAN_BYTES. */
 function spanNote(match: FoundMatch): string | undefined {
