@@ -67,6 +67,27 @@ describe.each([
       expect(counts.nextOffset).toBeUndefined();
     });
 
+    it('pages cut by the output cap go on where the cap stopped, and a later page is not starved by the earlier ones', async () => {
+      const line = (index: number) => `needle ${String(index).padStart(2, '0')} ${'y'.repeat(60)}`;
+      await world.file('long.txt', Array.from({ length: 40 }, (_, index) => line(index)).join('\n'));
+      // The same across many files: the search's tasks each weigh their hits.
+      for (let index = 0; index < 40; index += 1) await world.file(`many/${String(index).padStart(2, '0')}.txt`, `${line(index)}\n`);
+      const session = await world.session({ limits: { maxContentBytes: 400 } });
+      for (const path of ['long.txt', 'many']) {
+        const seen: string[] = [];
+        let offset = 0;
+        for (let page = 0; page < 40 && seen.length < 40; page += 1) {
+          const data = dataOf(await callTool(session, 'grep', { pattern: 'needle', mode: 'content', path, offset }));
+          seen.push(...(data.matches ?? []).map((match) => match.text.slice(0, 9)));
+          if (data.nextOffset === undefined) break;
+          expect(data.matches?.length).toBeGreaterThan(1);
+          expect(data.nextOffset).toBe(offset + (data.matches?.length ?? 0));
+          offset = data.nextOffset;
+        }
+        expect(seen, path).toEqual(Array.from({ length: 40 }, (_, index) => line(index).slice(0, 9)));
+      }
+    });
+
     it('an offset past the end gives no results and says how many the set has', async () => {
       const session = await world.session();
       const past = await callTool(session, 'grep', { pattern: 'needle', mode: 'content', offset: 10 });

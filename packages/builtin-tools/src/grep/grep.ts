@@ -119,6 +119,7 @@ export const grepTool = defineTool({
     if (input.type !== undefined && nameGlobs === undefined) {
       throw new ToolError('invalid_input', `unknown type ${JSON.stringify(input.type)}; give one of ripgrep's type names: ${FILE_TYPE_NAMES.join(', ')}; or use glob (such as "*.ext") instead`);
     }
+    const searched = Math.min(offset + maxResults, Number.MAX_SAFE_INTEGER - 1);
     const includeIgnored = input.includeIgnored ?? false;
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
     const lookup = { paths: session.paths, filesystem: session.filesystem, environment: session.environment, signal: call.signal };
@@ -136,9 +137,10 @@ export const grepTool = defineTool({
         ...(nameGlobs === undefined ? {} : { nameGlobs }),
         ...(includeIgnored ? {} : { ignore: await searchIgnore(lookup, root) }),
         // A page past `offset`: the first offset results are found and dropped, so the pages agree with one another.
-        maxResults: Math.min(offset + maxResults, Number.MAX_SAFE_INTEGER - 1),
-        // And no more than the output limit can show, for this page and each page before it: the text of a million matches is never held.
-        maxResultBytes: session.limits.maxContentBytes * (1 + Math.ceil(offset / maxResults)),
+        maxResults: searched,
+        offset: Math.min(offset, searched - 1),
+        // And no more than the output limit can show of the page (the results before it are not weighed): the text of a million matches is never held.
+        maxResultBytes: session.limits.maxContentBytes,
         maxLineChars: session.limits.maxLineChars,
         maxFileBytes: session.limits.maxSearchFileBytes,
         binarySniffBytes: BINARY_SNIFF_BYTES,

@@ -82,6 +82,13 @@ export interface TreeSearchRequest {
   /** Results returned at most; one more is looked for, to know that the result was cut. */
   readonly maxResults: number;
   /**
+   * The caller shows the results from this index on (a page; default 0):
+   * they are still returned and counted in maxResults, but maxResultBytes
+   * weighs only the results after them, so a later page is as full as the
+   * first.
+   */
+  readonly offset?: number;
+  /**
    * Bytes the results may take (as a hit's path and lines, each line cut to
    * maxLineChars, plus a few bytes each): the smallest results that reach it
    * are kept, one past it, and no more.

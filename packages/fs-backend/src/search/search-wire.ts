@@ -20,6 +20,8 @@ export interface WireSpec {
   readonly ignoreCase: boolean | undefined;
   /** maxResults + 1: the one past the bound tells that the result is cut. */
   readonly capacity: number;
+  /** The results before this index are not weighed against maxResultBytes. */
+  readonly offset: number;
   readonly maxResultBytes: number;
   readonly maxLineChars: number;
   readonly maxFileBytes: number;
