@@ -14,6 +14,7 @@ export type { WriteResult } from './file-system.ts';
 export type { IgnoreRulesText } from './search/search-types.ts';
 export type { IgnoreSource } from './search/search-types.ts';
 export type { SearchLine } from './search/search-types.ts';
+export type { TreeSearchPattern } from './search/search-types.ts';
 export type { SearchLineMatch } from './search/search-types.ts';
 export type { TreeSearchFilter } from './search/search-types.ts';
 export type { TreeSearchHit } from './search/search-types.ts';

@@ -90,6 +90,32 @@ describe('BoundedSortedList with a weight bound', () => {
       { numRuns: 300 },
     );
   });
+
+  it('with an offset, weighs only the items after the first offset, whatever the arrival order (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 1000 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 0, max: 30 }),
+        (values, maxWeight, offset) => {
+          const weight = (value: number) => (value % 17) + 1;
+          const list = new BoundedSortedList<number>({ capacity: 1000, compare: (a, b) => a - b, weight, maxWeight, offset });
+          for (const value of values) list.add(value);
+          const sorted = [...values].sort((a, b) => a - b);
+          const expected = sorted.slice(0, offset);
+          let total = 0;
+          for (const value of sorted.slice(offset)) {
+            if (total >= maxWeight) break;
+            expected.push(value);
+            total += weight(value);
+          }
+          expect(list.items).toEqual(expected);
+          expect(list.overWeight).toBe(total >= maxWeight);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('the other literals of a pattern', () => {

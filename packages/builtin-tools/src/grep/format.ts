@@ -17,12 +17,26 @@ export interface GrepFindings {
   readonly truncated: boolean;
   readonly skipped: GrepSkipped;
   readonly ignored: TreeSearchIgnored;
+  /** Results skipped before this page. */
+  readonly offset: number;
+  /** Results the search returned, the skipped ones included. */
+  readonly found: number;
   readonly matches: readonly FoundMatch[];
   readonly files: readonly string[];
   readonly counts: readonly { readonly path: string; readonly count: number }[];
 }
 
 const UNIT: Record<GrepMode, string> = { content: 'matching lines', files_with_matches: 'files', count: 'files' };
+
+/** The search's bound on the lines one multiline match reports (fs-backend's MAX_SPAN_BYTES; the root entry exports types only). */
+const MAX_SPAN_BYTES = 64 * 1024;
+
+/** The note on a multiline match whose lines are cut at MAX_SPAN_BYTES. */
+function spanNote(match: FoundMatch): string | undefined {
+  if (match.spanBytes === undefined) return undefined;
+  const shownTo = match.lines?.at(-1)?.line ?? match.line;
+  return `[match cut: it covers ${formatBytes(match.spanBytes)} over lines ${match.line}-${match.endLine ?? match.line}; lines to ${shownTo} are shown, at most ${formatBytes(MAX_SPAN_BYTES)}; read the file for the rest]`;
+}
 
 /**
  * The data and the model text. Lines are cut at `maxLineChars` and the text
@@ -61,24 +75,35 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
     // ripgrep's layout: `path:line:text` for a match, `path-line-text` for context, `--` between groups.
     let lastPath: string | undefined;
     let lastLine = 0;
+    // A context line that another result of this page matches is shown as a match (`:`), once, as ripgrep shows it.
+    const matched = new Set(findings.matches.flatMap((match) => [match.line, ...(match.lines ?? []).map((entry) => entry.line)].map((line) => `${line}\u0000${match.path}`)));
     for (const match of findings.matches) {
       const block: string[] = [];
       const shownPath = escapeName(match.path);
       const shown = (entry: SearchLine, separator: string) => {
         const { text, note } = cut(entry);
-        return { entry: { line: entry.line, text }, line: `${shownPath}${separator}${entry.line}${separator}${text}${note}` };
+        const mark = matched.has(`${entry.line}\u0000${match.path}`) ? ':' : separator;
+        return { entry: { line: entry.line, text }, line: `${shownPath}${mark}${entry.line}${mark}${text}${note}` };
       };
       const before = (match.before ?? []).map((entry) => shown(entry, '-'));
       const self = shown(match, ':');
+      // multiline: every line of the match is a matching line, as ripgrep -U shows them.
+      const rest = (match.lines ?? []).map((entry) => shown(entry, ':'));
       const after = (match.after ?? []).map((entry) => shown(entry, '-'));
       let previous = match.path === lastPath ? lastLine : 0;
       const first = before[0]?.entry.line ?? match.line;
       if (lastPath !== undefined && (match.path !== lastPath || first > lastLine + 1) && (match.before || match.after)) block.push('--');
-      for (const item of [...before, self, ...after]) {
-        if (item.entry.line <= previous) continue;
-        block.push(item.line);
-        previous = item.entry.line;
-      }
+      const note = spanNote(match);
+      const push = (items: readonly { entry: { line: number }; line: string }[]) => {
+        for (const item of items) {
+          if (item.entry.line <= previous) continue;
+          block.push(item.line);
+          previous = item.entry.line;
+        }
+      };
+      push([...before, self, ...rest]);
+      if (note !== undefined) block.push(note);
+      push(after);
       if (!emit(block)) break;
       lastPath = match.path;
       lastLine = previous;
@@ -88,6 +113,8 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
         text: self.entry.text,
         ...(match.before ? { before: before.map((item) => item.entry) } : {}),
         ...(match.after ? { after: after.map((item) => item.entry) } : {}),
+        ...(match.endLine === undefined ? {} : { endLine: match.endLine, lines: rest.map((item) => item.entry) }),
+        ...(match.spanBytes === undefined ? {} : { spanBytes: match.spanBytes }),
       });
     }
     data = { matches, truncated: findings.truncated || capped, skipped };
@@ -108,21 +135,36 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
   }
 
   const shownCount = 'matches' in data ? data.matches.length : 'files' in data ? data.files.length : data.counts.length;
+  const { offset, found } = findings;
   const notes: string[] = [];
-  if (shownCount === 0) {
+  const pastEnd = shownCount === 0 && offset > 0 && found > 0;
+  if (pastEnd && !data.truncated) {
+    notes.push(`[offset ${offset} is past the end: the result set has ${found} ${UNIT[mode]}; call again with an offset below ${found}]`);
+  } else if (pastEnd) {
+    notes.push(`[the ${offset} results before offset ${offset} take more than one search holds; narrow the search (a more specific pattern, a deeper path, a glob or a type)]`);
+  } else if (shownCount === 0) {
     const ignored = ignoredNote(findings.ignored, 'search');
     notes.push(`[no matches for ${JSON.stringify(findings.pattern)} in ${escapeName(findings.root)}${ignored === undefined ? '' : `; ${ignored}`}]`);
   }
   if (cutLines > 0) notes.push(`[${cutLines} line(s) longer than ${maxLineChars} characters were cut]`);
-  if (data.truncated) {
+  const more = data.truncated && shownCount > 0;
+  if (more) {
     const why = capped ? `the ${formatBytes(maxContentBytes)} output cap was reached` : 'more exist';
+    const which = offset === 0 ? `the first ${shownCount}` : `${offset + 1}-${offset + shownCount} of the`;
     notes.push(
-      `[showing the first ${shownCount} ${UNIT[mode]} in path order; ${why}. Narrow the search: a more specific pattern, a deeper path, or a glob such as "*.ts"; or raise maxResults]`,
+      `[showing ${which} ${UNIT[mode]} in path order; ${why}. Narrow the search: a more specific pattern, a deeper path, or a glob such as "*.ts"; or raise maxResults]`,
     );
   }
   const skippedTotal = skipped.binary + skipped.tooLarge + skipped.unreadable;
   if (skippedTotal > 0) {
     notes.push(`[not searched: ${skipped.binary} binary, ${skipped.tooLarge} larger than ${formatBytes(limits.maxSearchFileBytes)}, ${skipped.unreadable} unreadable]`);
   }
-  return { data, output: [...lines, ...notes].join('\n') };
+  // The last line says how to go on.
+  if (more) notes.push(`[more results: call again with offset: ${offset + shownCount}]`);
+  const paging = {
+    ...(offset > 0 ? { offset } : {}),
+    ...(more ? { nextOffset: offset + shownCount } : {}),
+    ...(pastEnd && !data.truncated ? { total: found } : {}),
+  };
+  return { data: { ...data, ...paging }, output: [...lines, ...notes].join('\n') };
 }

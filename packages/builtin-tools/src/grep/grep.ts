@@ -1,15 +1,16 @@
 import type { TreeSearchMode } from '@openwork/fs-backend';
-import { defineTool, safeProgress } from '@openwork/tool-contract';
+import { defineTool, safeProgress, ToolError } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { searchIgnore } from '../search/ignore-context.ts';
 import { progressReporter } from '../search/progress.ts';
+import { FILE_TYPE_NAMES, fileTypeGlobs } from './file-types.ts';
 import { formatGrep, type GrepFindings } from './format.ts';
 import { GrepOutput } from '../shared/output-schemas.ts';
 
 export const GrepInput = Type.Object({
-  pattern: Type.String({ minLength: 1, description: 'Regular expression (RE2 syntax) searched for in each line.' }),
+  pattern: Type.String({ minLength: 1, description: 'Regular expression (RE2 syntax) searched for in each line; with `literal`, the text itself.' }),
   path: Type.Optional(Type.String({ description: 'File or directory to search; default: the working directory.' })),
   glob: Type.Optional(
     Type.String({
@@ -23,10 +24,31 @@ export const GrepInput = Type.Object({
       description: '`files_with_matches` (default): the files; `content`: the matching lines; `count`: matching lines per file.',
     }),
   ),
+  type: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "Only files of this type, by ripgrep's type names (`--type`): ts, js, py, rust, go, java, c, cpp, cs, ruby, php, swift, kotlin, scala, sh, md, json, yaml, toml, html, css, sql, …; with `glob`, a file must match both.",
+    }),
+  ),
   caseInsensitive: Type.Optional(Type.Boolean({ description: 'Match regardless of case; default false.' })),
+  literal: Type.Optional(Type.Boolean({ description: 'The pattern is plain text, not a regular expression (ripgrep -F); default false.' })),
+  multiline: Type.Optional(
+    Type.Boolean({
+      description: 'The pattern may match across lines (ripgrep -U): `\\n` matches a newline, `.` does not unless the pattern starts with `(?s)`. A result is the first line of the match; default false.',
+    }),
+  ),
   context: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: 'content mode: lines shown before and after each match, 0–20; default 0.' })),
+  before: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: 'content mode: lines shown before each match, 0–20; overrides `context` on that side.' })),
+  after: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: 'content mode: lines shown after each match, 0–20; overrides `context` on that side.' })),
   maxResults: Type.Optional(
     Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Most results (lines in content mode, files otherwise); default 100.' }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Skip this many results of the sorted result set first, to read the next page; default 0. A cut output says the offset to continue with.',
+    }),
   ),
   includeIgnored: Type.Optional(Type.Boolean({ description: 'Also search files that .gitignore / .ignore exclude; .git/ is never searched. Default false.' })),
 });
@@ -43,9 +65,25 @@ export interface GrepMatch {
   /** 1-based. */
   readonly line: number;
   readonly text: string;
-  /** With `context`: the lines just before and after, as far as the file goes. */
+  /** With `context`, `before` or `after`: the lines just before and after, as far as the file goes. */
   readonly before?: readonly GrepLine[];
   readonly after?: readonly GrepLine[];
+  /** multiline: the last line of the match, when it ends on a later line than `line`. */
+  readonly endLine?: number;
+  /** multiline: the match's lines after the first, up to endLine, or fewer when the match covers more than 64 KiB (`spanBytes`). */
+  readonly lines?: readonly GrepLine[];
+  /** multiline: the bytes the match's lines cover, when more than the 64 KiB that is shown. */
+  readonly spanBytes?: number;
+}
+
+/** Paging: where this page starts, and where the next one does when more results exist. */
+export interface GrepPaging {
+  /** Present when the call gave an offset above 0. */
+  readonly offset?: number;
+  /** Present when more results exist: the offset of the next page. */
+  readonly nextOffset?: number;
+  /** Present when the offset is past the end: how many results the whole set has. */
+  readonly total?: number;
 }
 
 export interface GrepSkipped {
@@ -55,9 +93,9 @@ export interface GrepSkipped {
 }
 
 export type GrepData =
-  | { readonly matches: readonly GrepMatch[]; readonly truncated: boolean; readonly skipped: GrepSkipped }
-  | { readonly files: readonly string[]; readonly truncated: boolean; readonly skipped: GrepSkipped }
-  | { readonly counts: readonly { readonly path: string; readonly count: number }[]; readonly truncated: boolean; readonly skipped: GrepSkipped };
+  | ({ readonly matches: readonly GrepMatch[]; readonly truncated: boolean; readonly skipped: GrepSkipped } & GrepPaging)
+  | ({ readonly files: readonly string[]; readonly truncated: boolean; readonly skipped: GrepSkipped } & GrepPaging)
+  | ({ readonly counts: readonly { readonly path: string; readonly count: number }[]; readonly truncated: boolean; readonly skipped: GrepSkipped } & GrepPaging);
 
 /** Binary detection as git and ripgrep do it: a NUL in the first 8 KiB. */
 const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -76,6 +114,12 @@ export const grepTool = defineTool({
     const mode: GrepMode = input.mode ?? 'files_with_matches';
     // Every result takes at least a byte and a newline of output, so more than maxContentBytes never fit: a larger bound changes nothing.
     const maxResults = Math.min(input.maxResults ?? 100, session.limits.maxContentBytes);
+    const offset = input.offset ?? 0;
+    const nameGlobs = input.type === undefined ? undefined : fileTypeGlobs(input.type);
+    if (input.type !== undefined && nameGlobs === undefined) {
+      throw new ToolError('invalid_input', `unknown type ${JSON.stringify(input.type)}; give one of ripgrep's type names: ${FILE_TYPE_NAMES.join(', ')}; or use glob (such as "*.ext") instead`);
+    }
+    const searched = Math.min(offset + maxResults, Number.MAX_SAFE_INTEGER - 1);
     const includeIgnored = input.includeIgnored ?? false;
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
     const lookup = { paths: session.paths, filesystem: session.filesystem, environment: session.environment, signal: call.signal };
@@ -85,12 +129,17 @@ export const grepTool = defineTool({
       root,
       {
         mode: MODES[mode],
-        pattern: { source: input.pattern, caseInsensitive: input.caseInsensitive ?? false },
+        pattern: { source: input.pattern, caseInsensitive: input.caseInsensitive ?? false, literal: input.literal ?? false, multiline: input.multiline ?? false },
         context: mode === 'content' ? (input.context ?? 0) : 0,
+        ...(mode === 'content' && input.before !== undefined ? { before: input.before } : {}),
+        ...(mode === 'content' && input.after !== undefined ? { after: input.after } : {}),
         ...(input.glob === undefined ? {} : { filter: { syntax: 'override', pattern: input.glob } }),
+        ...(nameGlobs === undefined ? {} : { nameGlobs }),
         ...(includeIgnored ? {} : { ignore: await searchIgnore(lookup, root) }),
-        maxResults,
-        // And no more than the output limit can show: the text of a million matches is never held.
+        // A page past `offset`: the first offset results are found and dropped, so the pages agree with one another.
+        maxResults: searched,
+        offset: Math.min(offset, searched - 1),
+        // And no more than the output limit can show of the page (the results before it are not weighed): the text of a million matches is never held.
         maxResultBytes: session.limits.maxContentBytes,
         maxLineChars: session.limits.maxLineChars,
         maxFileBytes: session.limits.maxSearchFileBytes,
@@ -98,16 +147,20 @@ export const grepTool = defineTool({
       },
       { guard: session.paths, signal: call.signal, onProgress: progress },
     );
+    // The search keeps offset + maxResults and one more to tell that the set goes on; this page is what follows the offset.
+    const page = found.hits.slice(offset, offset + maxResults);
     const findings: GrepFindings = {
       mode,
       pattern: input.pattern,
       root: root.displayPath,
-      truncated: found.truncated,
+      truncated: found.truncated || found.hits.length > offset + maxResults,
       skipped: found.skipped,
       ignored: found.ignored,
-      matches: found.hits.flatMap((hit) => (hit.match === undefined ? [] : [{ path: hit.path, ...hit.match }])),
-      files: found.hits.map((hit) => hit.path),
-      counts: found.hits.map((hit) => ({ path: hit.path, count: hit.count ?? 0 })),
+      offset,
+      found: found.hits.length,
+      matches: page.flatMap((hit) => (hit.match === undefined ? [] : [{ path: hit.path, ...hit.match }])),
+      files: page.map((hit) => hit.path),
+      counts: page.map((hit) => ({ path: hit.path, count: hit.count ?? 0 })),
     };
     return formatGrep(findings, session.limits);
   },

@@ -45,6 +45,9 @@ export const GrepOutput = Type.Object({
         text: Type.String(),
         before: Type.Optional(Type.Array(NumberedLine)),
         after: Type.Optional(Type.Array(NumberedLine)),
+        endLine: Type.Optional(Type.Integer({ minimum: 1 })),
+        lines: Type.Optional(Type.Array(NumberedLine)),
+        spanBytes: Type.Optional(Count),
       }),
     ),
   ),
@@ -52,6 +55,9 @@ export const GrepOutput = Type.Object({
   counts: Type.Optional(Type.Array(Type.Object({ path: Type.String(), count: Type.Integer({ minimum: 1 }) }))),
   truncated: Type.Boolean(),
   skipped: Skipped,
+  offset: Type.Optional(Count),
+  nextOffset: Type.Optional(Count),
+  total: Type.Optional(Count),
 });
 
 export const GlobOutput = Type.Object({ paths: Type.Array(Type.String()), truncated: Type.Boolean() });

@@ -9,6 +9,8 @@ export class BoundedSortedList<Item> {
   readonly #compare: (left: Item, right: Item) => number;
   readonly #weight: ((item: Item) => number) | undefined;
   readonly #maxWeight: number;
+  /** The items before this index are not weighed: `#total` is the weight of the rest. */
+  readonly #offset: number;
   #total = 0;
   #rejected = 0;
 
@@ -17,12 +19,13 @@ export class BoundedSortedList<Item> {
    * smallest items that reach it are kept, one past it, and no more, so a
    * result that will be cut to the output limit anyway never holds more.
    */
-  constructor(options: { capacity: number; compare: (left: Item, right: Item) => number; weight?: (item: Item) => number; maxWeight?: number }) {
+  constructor(options: { capacity: number; compare: (left: Item, right: Item) => number; weight?: (item: Item) => number; maxWeight?: number; offset?: number }) {
     if (!Number.isSafeInteger(options.capacity) || options.capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${options.capacity}`);
     this.#capacity = options.capacity;
     this.#compare = options.compare;
     this.#weight = options.weight;
     this.#maxWeight = options.weight === undefined ? Number.POSITIVE_INFINITY : (options.maxWeight ?? Number.POSITIVE_INFINITY);
+    this.#offset = options.offset ?? 0;
   }
 
   get full(): boolean {
@@ -69,9 +72,12 @@ export class BoundedSortedList<Item> {
       else high = middle;
     }
     items.splice(low, 0, item);
-    this.#total += this.#weight?.(item) ?? 0;
-    // Drop from the end while over the count, or while the items before the last already reach the weight.
-    while (items.length > this.#capacity || (items.length > 1 && this.#total - this.#weightOf(items.at(-1)) >= this.#maxWeight)) {
+    const offset = this.#offset;
+    // Before the offset, the item pushes the one at the offset into the weighed part; from it on, the item is weighed.
+    if (low >= offset) this.#total += this.#weightOf(item);
+    else if (items.length > offset) this.#total += this.#weightOf(items[offset]);
+    // Drop from the end while over the count, or while the weighed items before the last already reach the weight.
+    while (items.length > this.#capacity || (items.length > offset + 1 && this.#total - this.#weightOf(items.at(-1)) >= this.#maxWeight)) {
       this.#total -= this.#weightOf(items.pop());
       this.#rejected += 1;
     }

@@ -1,6 +1,6 @@
 import { checkIgnored, parseIgnoreFile, type IgnoreLevel, type IgnoreVerdict } from './ignore-rules.ts';
 import type { MatcherSpec } from './file-matcher.ts';
-import { globFilter, grepGlobFilter, type PathFilter } from './path-filter.ts';
+import { bothFilters, globFilter, grepGlobFilter, nameFilter, type PathFilter } from './path-filter.ts';
 import { compileSearchPattern } from './search-pattern.ts';
 import type { WireLevel, WireSpec } from './search-wire.ts';
 
@@ -18,11 +18,23 @@ export interface CompiledSpec {
 
 /** Compiles a request; throws the ToolError (`invalid_input`) of a pattern or filter that does not compile. */
 export function compileSpec(wire: WireSpec): CompiledSpec {
-  const filter = wire.filter === undefined ? undefined : wire.filter.syntax === 'glob' ? globFilter(wire.filter.pattern) : grepGlobFilter(wire.filter.pattern);
+  const byPath = wire.filter === undefined ? undefined : wire.filter.syntax === 'glob' ? globFilter(wire.filter.pattern) : grepGlobFilter(wire.filter.pattern);
+  const filter = bothFilters(byPath, wire.nameGlobs === undefined ? undefined : nameFilter(wire.nameGlobs));
   const matcher: MatcherSpec | undefined =
     wire.mode === 'paths' || wire.pattern === undefined
       ? undefined
-      : { mode: wire.mode, pattern: compileSearchPattern(wire.pattern.source, { caseInsensitive: wire.pattern.caseInsensitive }), context: wire.context, maxLineChars: wire.maxLineChars };
+      : {
+          mode: wire.mode,
+          pattern: compileSearchPattern(wire.pattern.source, {
+            caseInsensitive: wire.pattern.caseInsensitive,
+            literal: wire.pattern.literal ?? false,
+            multiline: wire.pattern.multiline ?? false,
+          }),
+          context: wire.context,
+          before: wire.before,
+          after: wire.after,
+          maxLineChars: wire.maxLineChars,
+        };
   const parsed = new Map<string, IgnoreLevel | null>();
   return {
     wire,

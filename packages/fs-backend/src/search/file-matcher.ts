@@ -1,5 +1,5 @@
 import type { SearchPattern } from './search-pattern.ts';
-import type { SearchLine, SearchLineMatch, TreeSearchHit } from './search-types.ts';
+import { MAX_SPAN_BYTES, type SearchLine, type SearchLineMatch, type TreeSearchHit } from './search-types.ts';
 
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
@@ -7,8 +7,15 @@ const RETURN = 0x0d;
 export interface MatcherSpec {
   readonly mode: 'files' | 'count' | 'content';
   readonly pattern: SearchPattern;
+  /** Lines kept before and after each match in content mode; `before` and `after` override it on their side. */
   readonly context: number;
+  readonly before?: number;
+  readonly after?: number;
   readonly maxLineChars: number;
+}
+
+function contextOf(spec: MatcherSpec): { before: number; after: number } {
+  return { before: spec.before ?? spec.context, after: spec.after ?? spec.context };
 }
 
 /** Takes a file's hits in order; false once nothing more of it can be kept (the search's bound is reached). */
@@ -27,6 +34,10 @@ export function matchFile(bytes: Buffer, path: string, spec: MatcherSpec, add: A
   if (literal !== undefined && bytes.indexOf(literal) === -1) return;
   if (pattern.otherLiterals.some((other) => bytes.indexOf(other) === -1)) return;
   if (pattern.folded !== undefined && !pattern.folded.inBytes(bytes)) return;
+  if (pattern.multiline) {
+    searchMultiline(bytes, path, spec, add);
+    return;
+  }
   if (spec.mode !== 'content') {
     const firstOnly = spec.mode === 'files';
     const count =
@@ -138,14 +149,16 @@ function countDecodedLines(bytes: Buffer, pattern: SearchPattern, firstOnly: boo
 /** content mode without a byte literal: the file decoded, every line tested (after the folded prefilter when there is one). */
 function searchDecoded(bytes: Buffer, path: string, spec: MatcherSpec, add: AddHit): void {
   const lines = decodedLines(bytes);
-  const { context, maxLineChars } = spec;
+  const { maxLineChars } = spec;
+  const { before, after } = contextOf(spec);
+  const withContext = before > 0 || after > 0;
   const numbered = (index: number) => keptLine(index + 1, lines[index] ?? '', maxLineChars);
   for (let index = 0; index < lines.length; index += 1) {
     if (!lineMatches(lines[index] ?? '', spec.pattern)) continue;
     const match: SearchLineMatch = {
       ...numbered(index),
-      ...(context > 0 ? { before: range(Math.max(0, index - context), index).map(numbered) } : {}),
-      ...(context > 0 ? { after: range(index + 1, Math.min(lines.length, index + 1 + context)).map(numbered) } : {}),
+      ...(withContext ? { before: range(Math.max(0, index - before), index).map(numbered) } : {}),
+      ...(withContext ? { after: range(index + 1, Math.min(lines.length, index + 1 + after)).map(numbered) } : {}),
     };
     if (!add({ path, match })) return;
   }
@@ -161,7 +174,8 @@ function range(start: number, end: number): number[] {
  * context, are decoded; the rest of the file never becomes a string.
  */
 function scanContent(bytes: Buffer, literal: Buffer, path: string, spec: MatcherSpec, add: AddHit): void {
-  const { context, maxLineChars, pattern } = spec;
+  const { maxLineChars, pattern } = spec;
+  const context = contextOf(spec);
   const textStart = textStartOf(bytes);
   const length = bytes.length;
   // Lines end at a newline; a last line without one counts, an empty remainder after the last newline does not.
@@ -185,7 +199,7 @@ function scanContent(bytes: Buffer, literal: Buffer, path: string, spec: Matcher
       const text = lineText(bytes, lineStart, lineEnd);
       const before: SearchLine[] = [];
       let start = lineStart;
-      for (let back = 1; back <= context && start > textStart; back += 1) {
+      for (let back = 1; back <= context.before && start > textStart; back += 1) {
         const previousEnd = start - 1;
         // lastIndexOf takes a negative offset from the end: at the first line, there is nothing before.
         const previousStart = previousEnd === 0 ? textStart : Math.max(textStart, bytes.lastIndexOf(NEWLINE, previousEnd - 1) + 1);
@@ -194,12 +208,12 @@ function scanContent(bytes: Buffer, literal: Buffer, path: string, spec: Matcher
       }
       const after: SearchLine[] = [];
       let next = lineEnd + 1;
-      for (let ahead = 1; ahead <= context && next < length; ahead += 1) {
+      for (let ahead = 1; ahead <= context.after && next < length; ahead += 1) {
         const nextEnd = endOf(next);
         after.push(keptLine(lineNumber + ahead, lineText(bytes, next, nextEnd), maxLineChars));
         next = nextEnd + 1;
       }
-      const match: SearchLineMatch = { ...keptLine(lineNumber, text, maxLineChars), ...(context > 0 ? { before, after } : {}) };
+      const match: SearchLineMatch = { ...keptLine(lineNumber, text, maxLineChars), ...(context.before > 0 || context.after > 0 ? { before, after } : {}) };
       if (!add({ path, match })) return;
     }
     if (lineEnd >= length) return;
@@ -207,4 +221,86 @@ function scanContent(bytes: Buffer, literal: Buffer, path: string, spec: Matcher
     lineStart = from;
     lineNumber += 1;
   }
+}
+
+/**
+ * multiline: the pattern runs over the whole decoded text (the BOM is not
+ * text), so a match may span lines. A result is the match's first line; a
+ * match that starts on a line an earlier result already covers (its first
+ * line to its endLine) joins that result, so each line is in one result
+ * at most and a count counts results. The lines after the first are kept
+ * up to MAX_SPAN_BYTES of the file; `spanBytes` says when more were covered.
+ */
+function searchMultiline(bytes: Buffer, path: string, spec: MatcherSpec, add: AddHit): void {
+  const text = bytes.toString('utf8', textStartOf(bytes));
+  if (text === '') return;
+  const raw = text.split('\n');
+  if (raw.length > 1 && raw.at(-1) === '') raw.pop();
+  const starts: number[] = [];
+  let offset = 0;
+  for (const line of raw) {
+    starts.push(offset);
+    offset += line.length + 1;
+  }
+  const lineOf = (index: number): number => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if ((starts[middle] as number) <= index) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
+  const lineText = (line: number): string => {
+    const value = raw[line - 1] ?? '';
+    return value.endsWith('\r') ? value.slice(0, -1) : value;
+  };
+  let count = 0;
+  let current: { first: number; last: number } | undefined;
+  const flush = (result: { first: number; last: number }): boolean => {
+    count += 1;
+    if (spec.mode === 'files') {
+      add({ path });
+      return false;
+    }
+    if (spec.mode === 'count') return true;
+    return add({ path, match: multilineMatch(result.first, result.last, raw.length, lineText, spec) });
+  };
+  for (const [start, end] of spec.pattern.spans(text)) {
+    // A match at the very end of a text that ends in a newline starts on no line.
+    if (start === text.length && text.endsWith('\n')) break;
+    const first = lineOf(start);
+    const last = end > start ? lineOf(end - 1) : first;
+    if (current !== undefined && first <= current.last) {
+      current.last = Math.max(current.last, last);
+      continue;
+    }
+    if (current !== undefined && !flush(current)) return;
+    current = { first, last };
+  }
+  if (current !== undefined && !flush(current)) return;
+  if (spec.mode === 'count' && count > 0) add({ path, count });
+}
+
+function multilineMatch(first: number, last: number, lineCount: number, lineText: (line: number) => string, spec: MatcherSpec): SearchLineMatch {
+  const { maxLineChars } = spec;
+  const { before, after } = contextOf(spec);
+  const numbered = (line: number) => keptLine(line, lineText(line), maxLineChars);
+  const lines: SearchLine[] = [];
+  let covered = Buffer.byteLength(lineText(first), 'utf8') + 1;
+  let cut = false;
+  for (let line = first + 1; line <= last; line += 1) {
+    covered += Buffer.byteLength(lineText(line), 'utf8') + 1;
+    if (covered > MAX_SPAN_BYTES) cut = true;
+    if (!cut) lines.push(numbered(line));
+  }
+  const withContext = before > 0 || after > 0;
+  return {
+    ...numbered(first),
+    ...(last > first ? { endLine: last, lines } : {}),
+    ...(cut ? { spanBytes: covered } : {}),
+    ...(withContext ? { before: range(Math.max(1, first - before), first).map(numbered) } : {}),
+    ...(withContext ? { after: range(last + 1, Math.min(lineCount, last + after) + 1).map(numbered) } : {}),
+  };
 }

@@ -13,6 +13,6 @@ export function hitWeight(hit: TreeSearchHit): number {
   const match = hit.match;
   if (match === undefined) return hit.path.length + LINE_OVERHEAD;
   const line = (entry: SearchLine) => entry.text.length + LINE_OVERHEAD;
-  const around = [...(match.before ?? []), ...(match.after ?? [])].reduce((sum, entry) => sum + line(entry), 0);
+  const around = [...(match.before ?? []), ...(match.after ?? []), ...(match.lines ?? [])].reduce((sum, entry) => sum + line(entry), 0);
   return hit.path.length + line(match) + around;
 }

@@ -71,3 +71,28 @@ export function grepGlobFilter(source: string): PathFilter {
   }
   return { includeFile: (relativePath) => matches(relativePath, false), enterDirectory: (relativePath) => withinBases(glob.bases, relativePath) };
 }
+
+/**
+ * ripgrep's `--type`: a file passes when its name (the last component of its
+ * path) matches one of the globs; every directory is entered.
+ */
+export function nameFilter(globs: readonly string[]): PathFilter {
+  const compiled = globs.map((glob) => compileGlob(glob));
+  return {
+    includeFile: (relativePath) => {
+      const name = relativePath.slice(relativePath.lastIndexOf('/') + 1);
+      return compiled.some((glob) => glob.test(name));
+    },
+    enterDirectory: () => true,
+  };
+}
+
+/** Both filters at once: a file passes when it passes each, a directory is entered when each would enter it. */
+export function bothFilters(first: PathFilter | undefined, second: PathFilter | undefined): PathFilter | undefined {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return {
+    includeFile: (relativePath) => first.includeFile(relativePath) && second.includeFile(relativePath),
+    enterDirectory: (relativePath) => first.enterDirectory(relativePath) && second.enterDirectory(relativePath),
+  };
+}

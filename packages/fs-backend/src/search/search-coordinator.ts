@@ -69,7 +69,7 @@ class Coordinator {
 
   constructor(options: CoordinatorOptions) {
     this.#options = options;
-    this.#list = new TaskList({ capacity: options.spec.capacity, maxWeight: options.spec.maxResultBytes });
+    this.#list = new TaskList({ capacity: options.spec.capacity, maxWeight: options.spec.maxResultBytes, offset: options.spec.offset });
   }
 
   start(): void {

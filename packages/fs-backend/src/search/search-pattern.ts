@@ -20,6 +20,10 @@ export interface SearchPattern {
    * in it, which a line cannot hold the way the bytes do.
    */
   readonly plain: boolean;
+  /** The pattern may match across lines (multiline): matches are found in the whole text with `spans`. */
+  readonly multiline: boolean;
+  /** multiline: the [start, end) UTF-16 offsets of each match in the text, in order, left to right. */
+  readonly spans: (text: string) => Iterable<readonly [number, number]>;
 }
 
 const META = /[\\.^$|?*+()[\]{}]/;
@@ -30,24 +34,41 @@ const UNSUPPORTED = /\\[1-9]|\(\?[=!]|\(\?<[=!]/;
  * make a search take exponential time. What RE2 refuses is `invalid_input`
  * with the engine's own message.
  */
-export function compileSearchPattern(pattern: string, options: { caseInsensitive: boolean }): SearchPattern {
-  const flags = options.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0;
+export function compileSearchPattern(pattern: string, options: { caseInsensitive: boolean; literal?: boolean; multiline?: boolean }): SearchPattern {
+  const literalText = options.literal ?? false;
+  const multiline = options.multiline ?? false;
+  // A literal is the regex that matches its text and nothing else; its prefilter is the text itself.
+  const source = literalText ? escapeRegex(pattern) : pattern;
+  const flags = (options.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0) | (multiline ? RE2JS.MULTILINE : 0);
   // A pattern without a metacharacter always compiles, and a plain literal never needs the engine: the first
   // compile of a process costs tens of milliseconds, which a search for a word should not pay.
   let compiled: RE2JS | undefined;
-  if (META.test(pattern) || /[\uD800-\uDFFF]/.test(pattern)) compiled = compileOrRefuse(pattern, flags);
-  const literals = requiredLiterals(pattern);
+  if (!literalText && (META.test(pattern) || /[\uD800-\uDFFF]/.test(pattern))) compiled = compileOrRefuse(pattern, flags);
+  const engine = () => (compiled ??= compileOrRefuse(source, flags));
+  const literals = literalText ? (pattern === '' ? [] : [pattern]) : requiredLiterals(pattern);
   const literal = literals[0];
-  const plain = literal !== undefined && literal === pattern && !/[\r\n\uFEFF]/.test(literal);
+  const plain = literal !== undefined && (literalText || literal === pattern) && !/[\r\n\uFEFF]/.test(literal);
   return {
-    test: (line) => (compiled ??= compileOrRefuse(pattern, flags)).test(line),
-    testBytes: (line) => (compiled ??= compileOrRefuse(pattern, flags)).test(line),
+    test: (line) => engine().test(line),
+    testBytes: (line) => engine().test(line),
+    multiline,
+    spans: (text) => spansOf(engine(), text),
     requiredLiteral: options.caseInsensitive ? undefined : literal,
     otherLiterals: options.caseInsensitive ? [] : literals.slice(1).map((text) => Buffer.from(text, 'utf8')),
     // issue 12 item 6: every literal keeps its prefilter, k and s (the Kelvin sign, the long s) and non-ASCII letters included.
     folded: options.caseInsensitive && literal !== undefined ? foldedLiteral(literal) : undefined,
     plain,
   };
+}
+
+/** Every RE2 metacharacter escaped: the pattern that matches the text as it is. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[\\.^$|?*+()[\]{}-]/g, '\\$&');
+}
+
+function* spansOf(engine: RE2JS, text: string): Generator<readonly [number, number]> {
+  const matcher = engine.matcher(text);
+  while (matcher.find()) yield [matcher.start(), matcher.end()];
 }
 
 function compileOrRefuse(pattern: string, flags: number): RE2JS {

@@ -43,17 +43,51 @@ export interface TreeSearchFilter {
   readonly pattern: string;
 }
 
+/** The most bytes of a file one multiline match reports: its lines past this are not returned (`spanBytes` says how many it covers). */
+export const MAX_SPAN_BYTES = 64 * 1024;
+
+/** What is searched for. */
+export interface TreeSearchPattern {
+  readonly source: string;
+  readonly caseInsensitive: boolean;
+  /** `source` is text, not a regular expression. */
+  readonly literal?: boolean;
+  /**
+   * The pattern may match across lines (ripgrep's `-U`): `^` and `$` match at
+   * line boundaries, `.` does not match a newline unless the pattern says
+   * `(?s)`, and `\n` or a class such as `\s` does. A hit is the match's
+   * first line, with `endLine` and `lines` for the rest of it.
+   */
+  readonly multiline?: boolean;
+}
+
 export interface TreeSearchRequest {
   readonly mode: TreeSearchMode;
   /** RE2 syntax (docs/decisions/0006); required except in `paths` mode. */
-  readonly pattern?: { readonly source: string; readonly caseInsensitive: boolean };
+  readonly pattern?: TreeSearchPattern;
   /** content mode: lines kept before and after each match. */
   readonly context?: number;
+  /** content mode: lines kept before each match; default `context`. */
+  readonly before?: number;
+  /** content mode: lines kept after each match; default `context`. */
+  readonly after?: number;
   readonly filter?: TreeSearchFilter;
+  /**
+   * Only files whose name (the last path component) matches one of these
+   * globs, as ripgrep's `--type`; with `filter` too, a file must pass both.
+   */
+  readonly nameGlobs?: readonly string[];
   /** The ignore rules to honour; absent, no ignore file is read (`.git/` is never entered either way). */
   readonly ignore?: TreeSearchIgnore;
   /** Results returned at most; one more is looked for, to know that the result was cut. */
   readonly maxResults: number;
+  /**
+   * The caller shows the results from this index on (a page; default 0):
+   * they are still returned and counted in maxResults, but maxResultBytes
+   * weighs only the results after them, so a later page is as full as the
+   * first.
+   */
+  readonly offset?: number;
   /**
    * Bytes the results may take (as a hit's path and lines, each line cut to
    * maxLineChars, plus a few bytes each): the smallest results that reach it
@@ -94,6 +128,12 @@ export interface SearchLine {
 export interface SearchLineMatch extends SearchLine {
   readonly before?: readonly SearchLine[];
   readonly after?: readonly SearchLine[];
+  /** multiline: the last line of the match, when it ends on a later line than it starts. */
+  readonly endLine?: number;
+  /** multiline: the match's lines after the first, up to endLine or as far as MAX_SPAN_BYTES reaches. */
+  readonly lines?: readonly SearchLine[];
+  /** multiline: the bytes of the match's lines (first to endLine), present when they exceed MAX_SPAN_BYTES and `lines` stops short. */
+  readonly spanBytes?: number;
 }
 
 /** One result: a path (`paths`, `files`), a path and its count (`count`), or a line of it (`content`). */

@@ -1,5 +1,5 @@
 import type { EntryKind } from '@openwork/path-guard';
-import type { IgnoreSource, TreeSearchFilter, TreeSearchHit, TreeSearchMode } from './search-types.ts';
+import type { IgnoreSource, TreeSearchFilter, TreeSearchHit, TreeSearchMode, TreeSearchPattern } from './search-types.ts';
 
 /**
  * What crosses between the search's coordinator and the walkers that run
@@ -10,13 +10,18 @@ import type { IgnoreSource, TreeSearchFilter, TreeSearchHit, TreeSearchMode } fr
 /** The request as every walker compiles it. */
 export interface WireSpec {
   readonly mode: TreeSearchMode;
-  readonly pattern: { readonly source: string; readonly caseInsensitive: boolean } | undefined;
+  readonly pattern: TreeSearchPattern | undefined;
   readonly context: number;
+  readonly before: number;
+  readonly after: number;
   readonly filter: TreeSearchFilter | undefined;
+  readonly nameGlobs: readonly string[] | undefined;
   /** undefined: ignore files are not read. */
   readonly ignoreCase: boolean | undefined;
   /** maxResults + 1: the one past the bound tells that the result is cut. */
   readonly capacity: number;
+  /** The results before this index are not weighed against maxResultBytes. */
+  readonly offset: number;
   readonly maxResultBytes: number;
   readonly maxLineChars: number;
   readonly maxFileBytes: number;

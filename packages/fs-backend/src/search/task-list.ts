@@ -55,10 +55,13 @@ export class TaskList {
   readonly #records: TaskRecord[] = [];
   readonly #capacity: number;
   readonly #maxWeight: number;
+  /** The hits before this index are not weighed. */
+  readonly #offset: number;
 
-  constructor(limits: { capacity: number; maxWeight: number }) {
+  constructor(limits: { capacity: number; maxWeight: number; offset?: number }) {
     this.#capacity = limits.capacity;
     this.#maxWeight = limits.maxWeight;
+    this.#offset = limits.offset ?? 0;
   }
 
   get records(): readonly TaskRecord[] {
@@ -98,16 +101,19 @@ export class TaskList {
   bound(): string | undefined {
     let count = 0;
     let weight = 0;
+    const offset = this.#offset;
     for (const record of this.#records) {
-      if (count + record.held < this.#capacity && weight + record.weight < this.#maxWeight) {
+      // A record wholly before the offset weighs nothing; one wholly after it, all it holds.
+      const unweighed = count + record.held <= offset;
+      if (count + record.held < this.#capacity && (unweighed || (count >= offset && weight + record.weight < this.#maxWeight))) {
         count += record.held;
-        weight += record.weight;
+        if (!unweighed) weight += record.weight;
         continue;
       }
       for (const item of record.run) {
         for (const hit of isPlaceholder(item) ? item.hits : [item]) {
           count += 1;
-          weight += hit.weight;
+          if (count > offset) weight += hit.weight;
           if (count >= this.#capacity || weight >= this.#maxWeight) return hit.hit.path;
         }
       }
@@ -117,7 +123,7 @@ export class TaskList {
 
   /** The hits kept, in order, and what was left out before the first hit not returned. */
   result(maxResults: number): { hits: TreeSearchHit[]; truncated: boolean; skipped: TreeSearchSkipped; ignored: TreeSearchIgnored } {
-    const kept = new BoundedSortedList<WeightedHit>({ capacity: this.#capacity, compare: compareHits, weight: (item) => item.weight, maxWeight: this.#maxWeight });
+    const kept = new BoundedSortedList<WeightedHit>({ capacity: this.#capacity, compare: compareHits, weight: (item) => item.weight, maxWeight: this.#maxWeight, offset: this.#offset });
     const marks: WireMark[] = [];
     for (const record of this.#records) {
       marks.push(...record.marks);

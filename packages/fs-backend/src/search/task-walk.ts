@@ -189,7 +189,8 @@ export class TaskWalk {
     const weight = hitWeight(hit);
     this.#items.push({ hit, weight });
     this.#held += 1;
-    this.#weight += weight;
+    // A hit among this task's first `offset` may still sort past the search's first `offset`: not weighing it only keeps more.
+    if (this.#held > this.#spec.wire.offset) this.#weight += weight;
     if (this.#held >= this.#spec.wire.capacity || this.#weight >= this.#spec.wire.maxResultBytes) {
       this.#finish();
       return false;
