@@ -198,14 +198,21 @@ describe('the bash effect classifier (seed §8, permissions §2.3 and §4.8)', (
       expect(result.verdict, command).toBe('ask');
       expect(result.reason, command).toMatch(/backslash/);
     }
-    // Inside single quotes a backslash is an ordinary character.
-    expect(classifier.classify("grep -n 'a\\ b' x", { mode: 'default' }).verdict).toBe('allow');
+    // Quotes are not followed: a quote inside a comment would otherwise hide the continuation after it.
+    expect(classifier.classify("ls #'\nls \\\n\\\t\t#\\", { mode: 'default' }).verdict).toBe('ask');
   });
 
   it('collects the paths of gate commands, and the directory of a glob operand', () => {
     const result = classifier.classify('mkdir -p out/a && rm -r build/*.o && cp -t out src/x.ts', { mode: 'acceptEdits' });
     expect(result.writePaths).toEqual(['out/a', 'build', 'src/x.ts', 'out']);
     expect(result.recursivePaths).toEqual(['build']);
+  });
+
+  it('parts of one word the tree reads as two, and a word holding a line break, ask', () => {
+    for (const command of ["sort a.txt '-'\\oREADME.md", "rg x '-'\\-pre=sh", "git log '-'\\-output=pwned", 'ls\n\\rm -rf x', 'echo x\n\\sh -c id']) {
+      expect(classifier.classify(command, { mode: 'acceptEdits' }).verdict, command).toBe('ask');
+    }
+    expect(classifier.classify("grep 'a'b x", { mode: 'default' }).verdict).toBe('allow');
   });
 
   it('a gate command after a cp or mv in the same line asks: it could act through a symlink that one just made', () => {

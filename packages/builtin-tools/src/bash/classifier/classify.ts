@@ -83,31 +83,16 @@ function firstControl(command: string): string | undefined {
  * is `--output=x`) and an escaped blank makes one word of two, where the
  * syntax tree may split or join them otherwise. Either changes which
  * arguments the program gets, so the line asks; quoting says the same
- * without the doubt. (Inside single quotes a backslash is an ordinary
- * character and changes nothing.)
+ * without the doubt. Even inside single quotes, where it changes nothing:
+ * a quote the scan would follow may be one bash never sees (in a comment).
  */
 function escapedWhitespace(command: string): string | undefined {
-  let quote: "'" | '"' | undefined;
-  for (let index = 0; index < command.length; index += 1) {
-    const char = command[index];
-    if (quote === "'") {
-      if (char === "'") quote = undefined;
-      continue;
-    }
-    if (char === '\\') {
-      const next = command[index + 1] ?? '';
-      if (next === '\n' || next === ' ' || next === '\t' || next === '\r') {
-        return next === '\n'
-          ? 'a backslash at the end of a line joins the next line to the word before it, which bash and the classifier may split differently; write the command on one line'
-          : 'a backslash before a blank makes one word of two, which bash and the classifier may read differently; quote the word instead';
-      }
-      index += 1;
-      continue;
-    }
-    if (char === "'" && quote === undefined) quote = "'";
-    else if (char === '"') quote = quote === '"' ? undefined : '"';
-  }
-  return undefined;
+  // Quotes are not followed: a quote inside a comment, or one the parser reads differently, must not hide a continuation.
+  const found = /\\[\n\r\t ]/.exec(command);
+  if (found === null) return undefined;
+  return found[0] === '\\\n'
+    ? 'a backslash at the end of a line joins the next line to the word before it, which bash and the classifier may split differently; write the command on one line'
+    : 'a backslash before a blank makes one word of two, which bash and the classifier may read differently; quote the word instead';
 }
 
 /** What may stand right before a `#` that starts a comment, unescaped, for bash to agree it is one. */

@@ -116,8 +116,16 @@ function redirectedStatement(node: Node, context: Context, out: SimpleCommand[])
 
 function simpleCommand(node: Node, inputs: Word[]): Word[] {
   const words: Word[] = [];
+  let previousEnd: number | undefined;
+  let previousType: string | undefined;
   for (const child of node.children) {
     if (child === null) continue;
+    // Two parts with nothing between them are one word to bash (`'-'\-output=x` is `--output=x`); the tree may give them as two.
+    if (previousEnd !== undefined && child.startIndex === previousEnd && child.type !== 'file_redirect' && previousType !== 'file_redirect') {
+      throw new Ask(`${JSON.stringify(node.text.slice(0, 40))} has parts of one word that the parser reads as two; quote the whole word`);
+    }
+    previousEnd = child.endIndex;
+    previousType = child.type;
     if (child.type === 'command_name') {
       const name = child.namedChildren[0];
       if (name === null || name === undefined || child.namedChildCount !== 1) throw new Ask('the program name is not a plain word');
@@ -159,6 +167,8 @@ function word(node: Node): Word {
   switch (node.type) {
     case 'word':
     case 'number':
+      // An unquoted newline ends a command for bash (`ls⏎\rm x` is two commands); the tree may keep it inside a word.
+      if (node.text.includes('\n')) throw new Ask('a word holds an unquoted line break, which bash reads as the end of a command');
       return plainWord(node.text);
     case 'raw_string':
       return quotedPart(node.text.slice(1, -1));
