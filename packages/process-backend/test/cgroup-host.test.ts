@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { cleanAbandonedCgroups, detectContainment } from '../src/cgroup/index.ts';
+import { PipeProcessBackend } from '../src/pipe/index.ts';
 import { parentDirectories } from '../src/cgroup/cgroup-layout.ts';
 import { commandCgroupName, currentOwner } from '../src/cgroup/cgroup-owner.ts';
 import { placementShim } from '../src/cgroup/placement-shim.ts';
@@ -171,6 +172,34 @@ describe('when the host process ends', () => {
       }
     }, 30_000);
   }
+
+  it('a new backend ends what a SIGKILLed run left on its first use, before running its own command', async ({ skip }) => {
+    cgroupOrSkip(skip);
+    const markers = { escaped: uniqueSleep(302), waiting: uniqueSleep(303) };
+    const host = hostProcess('hang', markers);
+    const backend = new PipeProcessBackend({ killGraceMs: 300 });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        host.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+        host.once('exit', () => reject(new Error('the host ended before its command started')));
+      });
+      const exited = new Promise((resolve) => host.once('exit', resolve));
+      host.kill('SIGKILL');
+      await exited;
+      await eventually(() => pidsWithMarker(markers.escaped).length > 0, 5_000, 'the escaped sleep');
+      const result = await backend.run({ argv: ['true'], cwd: tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, signal: new AbortController().signal });
+      expect(result).toMatchObject({ status: 'exited', exitCode: 0, containment: 'cgroup' });
+      // Another test file's backend may have cleaned up first; either way nothing the killed run left is still there.
+      expect(pidsWithMarker(markers.escaped)).toEqual([]);
+      expect(pidsWithMarker(markers.waiting)).toEqual([]);
+      expect(cgroupsNamedFor(host.pid ?? 0)).toEqual([]);
+    } finally {
+      await backend.dispose();
+      host.kill('SIGKILL');
+      killLeftovers(markers.escaped);
+      killLeftovers(markers.waiting);
+    }
+  }, 30_000);
 
   it('a SIGKILL leaves its cgroups to the next start, which ends them', async ({ skip }) => {
     const own = cgroupOrSkip(skip);
