@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markerRunning, until } from './live-processes.ts';
 
 // Client and server on 127.0.0.1 only; the server picks a free port and prints it.
 const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
@@ -56,27 +57,9 @@ async function connect(served: Served, headers: Record<string, string> = { autho
 
 const text = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
-async function processLines(): Promise<string[]> {
-  const lines: string[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const line = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (line !== '') lines.push(line.replaceAll('\0', ' '));
-  }
-  return lines;
-}
 
-const running = async (marker: string) => (await processLines()).some((line) => line.includes(marker) && !line.includes('vitest'));
+const running = markerRunning;
 
-/** Polled with a wide bound: a loaded machine is slow, not wrong. */
-async function until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return condition();
-}
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
 
@@ -140,10 +123,10 @@ describe('openwork-tools mcp --http', () => {
         () => 'resolved',
         () => 'rejected',
       );
-      expect(await until(() => running(marker))).toBe(true);
+      expect(await until(() => running(marker), 30_000)).toBe(true);
       controller.abort('the test cancels');
       expect(await settled).toBe('rejected');
-      expect(await until(async () => !(await running(marker)))).toBe(true);
+      expect(await until(async () => !(await running(marker)), 30_000)).toBe(true);
       const after = (await client.callTool({ name: 'read', arguments: { path: 'a.txt' } })) as CallToolResult;
       expect(after.isError).toBe(false);
     } finally {
@@ -159,10 +142,10 @@ describe('openwork-tools mcp --http', () => {
       expect(first.transport.sessionId).toBeDefined();
       expect(first.transport.sessionId).not.toBe(second.transport.sessionId);
       const pending = first.client.callTool({ name: 'bash', arguments: { command: `sleep 60; echo ${marker}` } }).catch(() => 'ended');
-      expect(await until(() => running(marker))).toBe(true);
+      expect(await until(() => running(marker), 30_000)).toBe(true);
       // DELETE: the session, its call and its process end.
       await first.transport.terminateSession();
-      expect(await until(async () => !(await running(marker)))).toBe(true);
+      expect(await until(async () => !(await running(marker)), 30_000)).toBe(true);
       await first.client.close();
       await pending;
       const read = (await second.client.callTool({ name: 'read', arguments: { path: 'a.txt' } })) as CallToolResult;
@@ -176,11 +159,11 @@ describe('openwork-tools mcp --http', () => {
     const { client } = await connect(served);
     const marker = `HTTPGONE${randomInt(1_000_000_000)}`;
     const pending = client.callTool({ name: 'bash', arguments: { command: `sleep 60; echo ${marker}` } }).catch(() => 'disconnected');
-    expect(await until(() => running(marker))).toBe(true);
+    expect(await until(() => running(marker), 30_000)).toBe(true);
     // The connection goes away without a DELETE or a cancel.
     await client.close();
     await pending;
-    expect(await until(async () => !(await running(marker)))).toBe(true);
+    expect(await until(async () => !(await running(marker)), 30_000)).toBe(true);
   });
 
   it('a missing or wrong token is 401, a foreign Origin or Host is 403, and nothing else answers', async () => {
@@ -240,7 +223,7 @@ describe('openwork-tools mcp --http', () => {
     const { client } = await connect(other);
     const marker = `HTTPTERM${randomInt(1_000_000_000)}`;
     const pending = client.callTool({ name: 'bash', arguments: { command: `sleep 60; echo ${marker}` } }).catch(() => 'ended');
-    expect(await until(() => running(marker))).toBe(true);
+    expect(await until(() => running(marker), 30_000)).toBe(true);
     expect(await stop(other)).toBe(143);
     await pending;
     await client.close();

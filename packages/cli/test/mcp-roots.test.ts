@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markerRunning, until } from './live-processes.ts';
 
 const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let base: string;
@@ -42,14 +43,6 @@ interface RootsClient {
 
 const uri = (path: string) => pathToFileURL(path).href;
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return condition();
-}
 
 /** A client that declares `roots` (with list_changed) and answers roots/list from a list the test changes. */
 async function connectWithRoots(initial: readonly string[], options: { args?: string[]; cwd?: string } = {}): Promise<RootsClient> {
@@ -145,7 +138,7 @@ describe('openwork-tools mcp follows the client’s roots', () => {
     const marker = `MARKER-${randomInt(1_000_000_000)}`;
     try {
       const running = call(connection, 'bash', { command: `sleep 1.5; echo ${marker} > /dev/null; pwd` });
-      expect(await until(async () => (await commandLines()).some((line) => line.includes(marker)), 10_000)).toBe(true);
+      expect(await until(() => markerRunning(marker), 10_000)).toBe(true);
       await connection.setRoots([uri(two)]);
       const later = await call(connection, 'bash', { command: 'pwd' });
       expect(later.structuredContent).toMatchObject({ stdout: { text: `${two}\n` } });
@@ -176,16 +169,6 @@ describe('openwork-tools mcp follows the client’s roots', () => {
   });
 });
 
-/** Command lines of the live processes, read from /proc (ps may not show a full line). */
-async function commandLines(): Promise<string[]> {
-  const lines: string[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const line = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (line !== '') lines.push(line.replaceAll('\0', ' '));
-  }
-  return lines;
-}
 
 describe('openwork-tools mcp never serves the whole disk by accident', () => {
   const handshake = [

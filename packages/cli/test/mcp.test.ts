@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { detectContainment } from '@openwork/process-backend/cgroup';
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markerRunning, until } from './live-processes.ts';
 
 const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let base: string;
@@ -54,27 +55,9 @@ async function call(connection: Connection, name: string, input: Record<string, 
 
 const text = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
-/** Command lines of the live processes, read from /proc (ps may not show a full line). */
-async function processLines(): Promise<string[]> {
-  const lines: string[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const line = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (line !== '') lines.push(line.replaceAll('\0', ' '));
-  }
-  return lines;
-}
 
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return condition();
-}
 
-const running = (marker: string) => async () => (await processLines()).some((line) => line.includes(marker));
+const running = (marker: string) => () => markerRunning(marker);
 
 let plain: Connection;
 let approving: Connection;

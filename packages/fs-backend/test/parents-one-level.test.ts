@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { PathGuard } from '@openwork/path-guard';
 import { isToolError } from '@openwork/tool-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bytes } from '../src/contract-suite/contract-helpers.ts';
 import { MemoryFileSystem } from '../src/memory/index.ts';
 import { NodeFileSystem } from '../src/node/index.ts';
-import { makeRaceWorld, outsideSnapshot, startSwapper, type RaceWorld } from './fixtures/swap-race.ts';
+import { hasPython, makeRaceWorld, outsideSnapshot, startSwapper, type RaceWorld } from './fixtures/swap-race.ts';
 
 // Issue 14 item 1, seed §9 write: parents are made one level at a time, each
 // opened from the one above without following a symlink before the next is
@@ -49,14 +48,6 @@ describe('createParents on the memory fs: a level swapped for a symlink to outsi
   }
 });
 
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe.skipIf(!hasPython())('createParents on the real fs while a child process swaps the existing parent with a symlink to outside', () => {
   let world: RaceWorld;

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { PathGuard } from '@openwork/path-guard';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NodeFileSystem } from '../src/node/index.ts';
-import { makeRaceWorld, outsideSnapshot, race, startSwapper, tempFilesIn, type RaceOperation, type RaceWorld } from './fixtures/swap-race.ts';
+import { hasPython, makeRaceWorld, outsideSnapshot, race, startSwapper, tempFilesIn, type RaceOperation, type RaceWorld } from './fixtures/swap-race.ts';
 
 // Issue 19 item 6, docs/decisions/0009: a child process exchanges root/sub
 // (a real directory) with a symlink to an outside directory, hundreds of
@@ -14,14 +13,6 @@ import { makeRaceWorld, outsideSnapshot, race, startSwapper, tempFilesIn, type R
 
 const SECONDS = 2;
 
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const handles = new NodeFileSystem().directoryHandles.mode === 'handles';
 

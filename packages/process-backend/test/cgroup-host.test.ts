@@ -153,6 +153,18 @@ function hostProcess(ending: 'exit' | 'throw' | 'hang', markers: { readonly esca
   return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: packageDir, stdio: ['ignore', 'pipe', 'ignore'] });
 }
 
+/** Waits until the host's command runs, then SIGKILLs the host: no exit hook runs, and its cgroups and the escaped sleep stay behind. */
+async function killOnceRunning(host: ReturnType<typeof hostProcess>, markers: { readonly escaped: string }): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    host.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+    host.once('exit', () => reject(new Error('the host ended before its command started')));
+  });
+  const exited = new Promise((resolve) => host.once('exit', resolve));
+  host.kill('SIGKILL');
+  await exited;
+  await eventually(() => pidsWithMarker(markers.escaped).length > 0, 5_000, 'the escaped sleep');
+}
+
 describe('when the host process ends', () => {
   for (const ending of ['exit', 'throw'] as const) {
     it(`${ending === 'exit' ? 'process.exit' : 'an uncaught error'} ends every cgroup it made and removes them`, async ({ skip }) => {
@@ -179,14 +191,7 @@ describe('when the host process ends', () => {
     const host = hostProcess('hang', markers);
     const backend = new PipeProcessBackend({ killGraceMs: 300 });
     try {
-      await new Promise<void>((resolve, reject) => {
-        host.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
-        host.once('exit', () => reject(new Error('the host ended before its command started')));
-      });
-      const exited = new Promise((resolve) => host.once('exit', resolve));
-      host.kill('SIGKILL');
-      await exited;
-      await eventually(() => pidsWithMarker(markers.escaped).length > 0, 5_000, 'the escaped sleep');
+      await killOnceRunning(host, markers);
       const result = await backend.run({ argv: ['true'], cwd: tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, signal: new AbortController().signal });
       expect(result).toMatchObject({ status: 'exited', exitCode: 0, containment: 'cgroup' });
       // Another test file's backend may have cleaned up first; either way nothing the killed run left is still there.
@@ -206,14 +211,7 @@ describe('when the host process ends', () => {
     const markers = { escaped: uniqueSleep(300), waiting: uniqueSleep(301) };
     const host = hostProcess('hang', markers);
     try {
-      await new Promise<void>((resolve, reject) => {
-        host.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
-        host.once('exit', () => reject(new Error('the host ended before its command started')));
-      });
-      const exited = new Promise((resolve) => host.once('exit', resolve));
-      host.kill('SIGKILL');
-      await exited;
-      await eventually(() => pidsWithMarker(markers.escaped).length > 0, 5_000, 'the escaped sleep');
+      await killOnceRunning(host, markers);
       const left = cgroupsNamedFor(host.pid ?? 0);
       expect(left.length).toBeGreaterThanOrEqual(1);
       const cleanup = await cleanAbandonedCgroups(own);

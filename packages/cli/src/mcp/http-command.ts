@@ -11,13 +11,13 @@ import type { CliOptions, HttpListen } from '../args.ts';
 import type { CommandIo } from '../call-command.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
 import { createArtifactJournal, type ArtifactJournal } from '../journal.ts';
-import { commandLineRoots, createHost, type CommandHost, type SessionRoots } from '../session.ts';
+import { createHost, type CommandHost } from '../session.ts';
 import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
 import { elicitationAsk } from './elicitation-ask.ts';
 import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
-import { tooWideToServe } from './start-directory.ts';
+import { commandLineServerRoots } from './start-directory.ts';
 import { createToolServer, type CallScope } from './tool-server.ts';
 
 /** The one path the server answers on. */
@@ -113,17 +113,6 @@ function token(io: CommandIo): string {
   return generated;
 }
 
-/** The command line's roots; a start directory of `/` or home gives way to the first --root, or the server refuses. */
-async function servedRoots(options: CliOptions, io: CommandIo): Promise<SessionRoots> {
-  const roots = commandLineRoots(options);
-  const tooWide = options.cwd === undefined ? await tooWideToServe(process.cwd()) : undefined;
-  if (tooWide === undefined) return roots;
-  const [firstRoot, ...otherRoots] = roots.writableRoots;
-  if (firstRoot === undefined) throw new UsageError(`refusing to serve ${tooWide} when no root is named: pass --cwd DIR (or --root DIR)`);
-  io.stderr(`openwork-tools mcp: the current directory is ${tooWide}; the working directory is the first --root, ${firstRoot}\n`);
-  return { workingDirectory: firstRoot, writableRoots: otherRoots };
-}
-
 async function listen(server: HttpServer, at: HttpListen): Promise<number> {
   await new Promise<void>((resolveListen, rejectListen) => {
     server.once('error', rejectListen);
@@ -154,7 +143,8 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
   const at = options.http;
   if (at === undefined) throw new Error('mcpHttpCommand needs --http');
   const secret = token(io);
-  const roots = await servedRoots(options, io);
+  const { roots, tooWide, standIn } = await commandLineServerRoots(options, io.stderr);
+  if (tooWide !== undefined && !standIn) throw new UsageError(`refusing to serve ${tooWide} when no root is named: pass --cwd DIR (or --root DIR)`);
   const journal: ArtifactJournal | undefined = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
   // Checked once before listening, so that a root that does not exist is a usage error, not a failure of the first client.
   const probeHost = await createHost(options);

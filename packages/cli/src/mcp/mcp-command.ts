@@ -8,14 +8,14 @@ import type { CliOptions } from '../args.ts';
 import type { CommandIo } from '../call-command.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
 import { createArtifactJournal } from '../journal.ts';
-import { commandLineRoots, createHost } from '../session.ts';
+import { createHost } from '../session.ts';
 import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
 import { readClientRoots, untilAborted, type RootsState } from './client-roots.ts';
 import { elicitationAsk } from './elicitation-ask.ts';
 import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
-import { tooWideToServe } from './start-directory.ts';
+import { commandLineServerRoots } from './start-directory.ts';
 import { createToolServer, type CallScope } from './tool-server.ts';
 
 /**
@@ -72,14 +72,7 @@ function watchEnd(server: Server): EndWatch {
 export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<number> {
   if (options.positionals.length > 0) throw new UsageError('mcp takes no positional arguments');
   const named = options.cwd !== undefined || options.roots.length > 0;
-  const tooWide = options.cwd === undefined ? await tooWideToServe(process.cwd()) : undefined;
-  let roots = commandLineRoots(options);
-  const [firstRoot, ...otherRoots] = roots.writableRoots;
-  if (tooWide !== undefined && firstRoot !== undefined) {
-    // The working directory is always writable: here it would open all of it, so the first --root stands in.
-    roots = { workingDirectory: firstRoot, writableRoots: otherRoots };
-    io.stderr(`openwork-tools mcp: the current directory is ${tooWide}; the working directory is the first --root, ${firstRoot}\n`);
-  }
+  const { roots, tooWide } = await commandLineServerRoots(options, io.stderr);
   // With --artifacts, write and edit record each change (and its original) before they make it.
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
   const host = await createHost(options);

@@ -1,0 +1,27 @@
+import { readdir, readFile } from 'node:fs/promises';
+
+/** Command lines of the live processes, read from /proc (ps may not show a full line). */
+export async function commandLines(): Promise<string[]> {
+  const lines: string[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const line = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (line !== '') lines.push(line.replaceAll('\0', ' '));
+  }
+  return lines;
+}
+
+/** Whether a process whose command line holds `marker` is alive: find leftovers by a unique marker, never by name. */
+export async function markerRunning(marker: string): Promise<boolean> {
+  return (await commandLines()).some((line) => line.includes(marker));
+}
+
+/** Polls `condition` every 100 ms until it holds or `timeoutMs` passes; a loaded machine is slow, not wrong. */
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return condition();
+}
