@@ -246,7 +246,8 @@ describe('git on the read-only list runs with the repository unable to run code'
   it('gpg.program runs for a signed commit when approved (the vector is real)', async () => {
     await repository();
     const fakeGpg = join(h.root, 'fake-gpg');
-    await writeFile(fakeGpg, '#!/bin/sh\necho "[GNUPG:] SIG_CREATED " >&2\nprintf -- "-----BEGIN PGP SIGNATURE-----\\nx\\n-----END PGP SIGNATURE-----\\n"\n');
+    // It reads the data to sign first: git fails the signing when gpg exits before taking it all (a race on a loaded machine).
+    await writeFile(fakeGpg, '#!/bin/sh\ncat > /dev/null\necho "[GNUPG:] SIG_CREATED " >&2\nprintf -- "-----BEGIN PGP SIGNATURE-----\\nx\\n-----END PGP SIGNATURE-----\\n"\n');
     await chmod(fakeGpg, 0o755);
     git('-c', `gpg.program=${fakeGpg}`, 'commit', '-qam', 'signed', '-S');
     // gpg.program is run as a program, not through a shell.
