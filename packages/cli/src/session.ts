@@ -27,7 +27,7 @@ export interface CommandHost {
   /** Where the policy reads git's configuration: always pipes, whose output it can parse. */
   readonly gitProcesses: ProcessBackend;
   readonly environment: Readonly<Record<string, string>>;
-  /** Ends every command still running (seed §5). */
+  /** Ends every command still running (seed §5) and stops the file system's worker threads. */
   readonly dispose: () => Promise<void>;
 }
 
@@ -59,13 +59,15 @@ export async function createHost(options: CliOptions): Promise<CommandHost> {
   }
   const environment = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const backends = processes === pipes ? [pipes] : [processes, pipes];
+  const filesystem = new NodeFileSystem();
   return {
-    filesystem: new NodeFileSystem(),
+    filesystem,
     processes,
     gitProcesses: pipes,
     environment,
     dispose: async () => {
-      await Promise.all(backends.map((backend) => backend.dispose()));
+      // The file system's search workers are the host's too: an HTTP session closed must not leave its threads running.
+      await Promise.all([...backends.map((backend) => backend.dispose()), filesystem.close()]);
     },
   };
 }

@@ -173,6 +173,11 @@ export class WorkerPool implements SearchWalkers {
     for (const worker of this.#workers) worker.post({ op: 'end', search: run.id });
   }
 
+  /** The workers running now; unlike workers(), starts none (a message that comes after close() must not bring them back). */
+  running(): readonly PoolWorker[] {
+    return this.#workers.filter((worker) => worker.failed === undefined);
+  }
+
   /** Stops every worker; a later search or read starts new ones. */
   async close(): Promise<void> {
     const workers = this.#workers;
@@ -279,6 +284,6 @@ class WorkerRun implements WalkerRun {
   }
 
   #mine(): PoolWorker[] {
-    return this.#pool.workers().filter((worker) => worker.task?.[0] === this.id);
+    return this.#pool.running().filter((worker) => worker.task?.[0] === this.id);
   }
 }

@@ -106,7 +106,13 @@ export class InProcessRun implements WalkerRun {
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      this.#turn();
+      // Nothing above this callback would catch a throw: it would end the process. It ends this search instead.
+      try {
+        this.#turn();
+      } catch (error) {
+        this.end();
+        this.#events.failed(error instanceof Error ? error : new Error(String(error)));
+      }
     });
   }
 

@@ -2,6 +2,7 @@ import type { CheckedPath, PathGuard } from '@openwork/path-guard';
 import { readCheckedPath } from '@openwork/path-guard/backend';
 import { isToolError } from '@openwork/tool-contract';
 import { abortedError, throwIfAborted } from '../shared/abort.ts';
+import { appendAll } from './append-all.ts';
 import { compareUtf8 } from './compare.ts';
 import { compileSpec } from './compiled-spec.ts';
 import { hitWeight } from './hit-weight.ts';
@@ -137,14 +138,27 @@ class Coordinator {
     if (this.#running === 0 && this.#resolving === 0 && this.#fileTasks.size === 0 && !this.#list.records.some((record) => record.state === 'pending')) this.#finish();
   }
 
+  /**
+   * Batches come from a worker's message or an in-process turn, where a throw
+   * would be uncaught and end the whole process: a failure here ends this
+   * search alone, as an error of its call.
+   */
   #onBatch(batch: TaskBatch): void {
+    try {
+      this.#takeBatch(batch);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  #takeBatch(batch: TaskBatch): void {
     if (this.#settled) return;
     this.#files += batch.files;
     this.#directories += batch.directories;
     const file = this.#fileTasks.get(batch.taskId);
     if (file !== undefined) {
       for (const item of batch.items) if ('hit' in item) file.placeholder.hits.push(item);
-      file.placeholder.marks.push(...batch.marks);
+      appendAll(file.placeholder.marks, batch.marks);
       if (batch.done) {
         this.#fileTasks.delete(batch.taskId);
         this.#running -= 1;
@@ -180,7 +194,7 @@ class Coordinator {
       record.run.push(placeholder);
       this.#resolveSymlink(placeholder, item.symlink.display, item.symlink.relative);
     }
-    record.marks.push(...batch.marks);
+    appendAll(record.marks, batch.marks);
     for (const split of batch.splits) this.#adopt(record, split);
     if (batch.done) {
       record.state = 'done';

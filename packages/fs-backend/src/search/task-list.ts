@@ -1,6 +1,7 @@
 import type { CheckedPath } from '@openwork/path-guard';
 import { BoundedSortedList } from './bounded-sorted.ts';
 import { compareUtf8 } from './compare.ts';
+import { appendAll } from './append-all.ts';
 import { PRECEDENCE } from './ignore-rules.ts';
 import type { IgnoreSource, TreeSearchHit, TreeSearchIgnored, TreeSearchSkipped } from './search-types.ts';
 import type { WireMark, WireTask } from './search-wire.ts';
@@ -81,8 +82,8 @@ export class TaskList {
     for (const record of this.#records) {
       if (record.marks.length < 4096) continue;
       const kept = record.marks.filter((mark) => compareUtf8(mark.key, bound) < 0);
-      record.marks.length = 0;
-      record.marks.push(...kept);
+      // Replaced, not refilled with push(...kept): a spread of a few hundred thousand marks overflows the call stack.
+      record.marks = kept;
     }
   }
 
@@ -126,14 +127,14 @@ export class TaskList {
     const kept = new BoundedSortedList<WeightedHit>({ capacity: this.#capacity, compare: compareHits, weight: (item) => item.weight, maxWeight: this.#maxWeight, offset: this.#offset });
     const marks: WireMark[] = [];
     for (const record of this.#records) {
-      marks.push(...record.marks);
+      appendAll(marks, record.marks);
       for (const item of record.run) {
         if (!isPlaceholder(item)) {
           kept.add(item);
           continue;
         }
         for (const hit of item.hits) kept.add(hit);
-        marks.push(...item.marks);
+        appendAll(marks, item.marks);
       }
     }
     const truncated = kept.items.length > maxResults || kept.overWeight;
