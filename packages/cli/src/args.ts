@@ -15,6 +15,8 @@ export interface CliOptions {
   readonly yes: boolean;
   /** `--allow 'bash:npm test'`: command prefixes that run without asking, besides the project's settings. */
   readonly allow: readonly AllowRule[];
+  /** `--trust-project SHA256`: the project's allow rules apply when its settings file has this digest. */
+  readonly trustProject: string | undefined;
   readonly timeoutMs: number | undefined;
   readonly json: boolean;
   readonly artifacts: string | undefined;
@@ -46,7 +48,7 @@ export interface TerminalOptions {
 }
 
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
-const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin']);
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project']);
 const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
@@ -114,6 +116,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       if (!parsed.ok) throw new UsageError(`--allow ${parsed.message}`);
       return parsed.rule;
     }),
+    trustProject: trustedDigest(single('--trust-project')),
     timeoutMs,
     json: flags.has('--json'),
     artifacts: single('--artifacts'),
@@ -125,6 +128,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     overview: false,
     version: false,
   };
+}
+
+function trustedDigest(given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  if (!/^[0-9a-fA-F]{64}$/.test(given)) throw new UsageError(`--trust-project takes the SHA-256 of .openwork/settings.json, 64 hexadecimal digits (sha256sum .openwork/settings.json), not ${JSON.stringify(given)}`);
+  return given.toLowerCase();
 }
 
 function terminalOptions(subcommand: Subcommand, flags: ReadonlySet<string>, single: (name: string) => string | undefined): TerminalOptions | undefined {
@@ -184,6 +193,7 @@ function defaults(): CliOptions {
     mode: 'default',
     yes: false,
     allow: [],
+    trustProject: undefined,
     timeoutMs: undefined,
     json: false,
     artifacts: undefined,

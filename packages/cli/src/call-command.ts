@@ -5,12 +5,13 @@ import { TurnScope, type ToolProgress, type ToolResult } from '@openwork/tool-co
 import type { CliOptions } from './args.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from './ending-signals.ts';
 import { createArtifactJournal, withArtifactJournal } from './journal.ts';
-import { allowRules } from './project-settings.ts';
-import { NO_TERMINAL, terminalAsk } from './prompt.ts';
+import { sessionRules } from './folder-trust.ts';
+import { NO_TERMINAL, terminalAsk, terminalQuestion } from './prompt.ts';
 import { createSession } from './session.ts';
 import { exampleCall } from './tool-help.ts';
 import { finalizeFor } from './toolset.ts';
 import { UsageError } from './usage-error.ts';
+import { userSettingsFile } from './user-settings-file.ts';
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -63,11 +64,21 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
   // With --artifacts, write and edit record each change (and its original) before they make it.
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
   const { session: created, host } = await createSession(options);
-  // The project's rules are read once, when the session opens; a file that cannot be read is a usage error.
-  const allow = await allowRules(options.allow, created.workingDirectory).catch(async (error: unknown) => {
+  // The settings are read once, when the session opens; a file that cannot be read is a usage error.
+  const rules = await sessionRules({
+    commandLine: options.allow,
+    workingDirectory: created.workingDirectory,
+    userFile: userSettingsFile(),
+    trustProject: options.trustProject,
+    // --yes approves asks, never a folder: trusting one outlasts this call.
+    question: io.interactive && !options.yes ? terminalQuestion : undefined,
+    howToTrust: 'run the command on a terminal, without --yes, to be asked',
+    log: io.stderr,
+  }).catch(async (error: unknown) => {
     await host.dispose();
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw error instanceof UsageError ? error : new UsageError(error instanceof Error ? error.message : String(error));
   });
+  if (rules.notice !== undefined) io.stderr(`openwork-tools: ${rules.notice}\n`);
   const session = withArtifactJournal(created, journal);
   const toolset = finalizeFor(session, options.mode);
   const turn = new TurnScope();
@@ -85,7 +96,9 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
         authorize: authorizer({
           mode: options.mode,
           ...sessionPolicy(session, { gitProcesses: host.gitProcesses }),
-          allow,
+          allow: rules.allow,
+          deny: rules.deny,
+          ...(rules.untrusted === undefined ? {} : { untrusted: rules.untrusted }),
           ask: terminalAsk({ yes: options.yes, interactive: io.interactive }),
           unansweredNote: NO_TERMINAL,
         }),

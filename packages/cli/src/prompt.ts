@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { approveEveryAsk, askNobody, type AskPerson } from '@openwork/permission-policy';
+import { approveEveryAsk, askNobody, type AskAnswer, type AskPerson } from '@openwork/permission-policy';
 
 /**
  * An ask is a prompt on the terminal; with no terminal nobody is asked and
@@ -8,25 +8,28 @@ import { approveEveryAsk, askNobody, type AskPerson } from '@openwork/permission
 export function terminalAsk(options: { yes: boolean; interactive: boolean }): AskPerson {
   if (options.yes) return approveEveryAsk;
   if (!options.interactive) return askNobody;
-  return async ({ question, signal }) => {
-    const reader = createInterface({ input: process.stdin, output: process.stderr });
-    let interrupted = false;
-    // The prompt reads the terminal raw, so Ctrl-C reaches it as a key, not a signal: raise the signal
-    // itself, so that the call ends as any SIGINT ends it (its result printed, exit status 130).
-    reader.on('SIGINT', () => {
-      interrupted = true;
-      process.kill(process.pid, 'SIGINT');
-    });
-    try {
-      const answer = await reader.question(`${question} [y/N] `, { signal });
-      return /^y(es)?$/i.test(answer.trim()) ? 'approved' : 'refused';
-    } catch {
-      // Ctrl-C is the person's no; otherwise the input closed, or the call was cancelled, before anyone answered.
-      return interrupted ? 'refused' : 'unanswered';
-    } finally {
-      reader.close();
-    }
-  };
+  return ({ question, signal }) => terminalQuestion(question, signal);
+}
+
+/** Asks one yes-or-no question on the terminal; only "y" or "yes" approves. */
+export async function terminalQuestion(question: string, signal: AbortSignal): Promise<AskAnswer> {
+  const reader = createInterface({ input: process.stdin, output: process.stderr });
+  let interrupted = false;
+  // The prompt reads the terminal raw, so Ctrl-C reaches it as a key, not a signal: raise the signal
+  // itself, so that the call ends as any SIGINT ends it (its result printed, exit status 130).
+  reader.on('SIGINT', () => {
+    interrupted = true;
+    process.kill(process.pid, 'SIGINT');
+  });
+  try {
+    const answer = await reader.question(`${question} [y/N] `, { signal });
+    return /^y(es)?$/i.test(answer.trim()) ? 'approved' : 'refused';
+  } catch {
+    // Ctrl-C is the person's no; otherwise the input closed, or the call was cancelled, before anyone answered.
+    return interrupted ? 'refused' : 'unanswered';
+  } finally {
+    reader.close();
+  }
 }
 
 /** Why an ask nobody could answer was refused, naming the flags that would let it run. */

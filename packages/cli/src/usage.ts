@@ -20,10 +20,16 @@ const FLAGS: readonly Flag[] = [
     meaning: 'default: writes and commands off the read-only list ask; acceptEdits: writes and mkdir/touch/cp/mv/rm inside the roots run; readOnly: write, edit and bash are left out',
     on: ['tools', 'call', 'mcp'],
   },
-  { usage: '--yes', meaning: 'approve every call that would ask', on: RUNNING },
+  { usage: '--yes', meaning: 'approve every call that would ask; a deny rule still refuses, and no project folder is trusted', on: RUNNING },
   {
     usage: '--allow RULE',
-    meaning: "run a command without asking when it starts with these words, e.g. --allow 'bash:npm test' (repeatable; also .openwork/settings.json)",
+    meaning:
+      "run a command without asking when it starts with these words, e.g. --allow 'bash:npm test' (repeatable; also permissions.allow in ~/.config/openwork/settings.json, or $OPENWORK_CONFIG_DIR/settings.json, and in a trusted project's .openwork/settings.json)",
+    on: RUNNING,
+  },
+  {
+    usage: '--trust-project SHA256',
+    meaning: "apply the allow rules of the project's .openwork/settings.json when the file has this SHA-256 (sha256sum .openwork/settings.json), without asking or recording; a changed file is not trusted",
     on: RUNNING,
   },
   { usage: '--timeout-ms N', meaning: 'deadline of each call, in milliseconds', on: RUNNING },
@@ -64,7 +70,8 @@ const SUMMARY: Readonly<Record<Subcommand, { readonly synopsis: string; readonly
     text: [
       'Serves the toolset over MCP on stdio. Without --cwd or --root the roots are the client’s (MCP roots), or the',
       'current directory unless it is / or the home folder. An ask goes to the client as an MCP elicitation (approve or',
-      'deny); a client without elicitation gets a denial naming --yes, --allow and --mode.',
+      'deny); a client without elicitation gets a denial naming --yes, --allow and --mode. A project’s allow rules apply',
+      'once its folder is trusted: the client is asked at the first call they would approve, and the answer is recorded.',
       'With --http, each client that initializes gets a session of its own over the command line’s roots; closing it',
       '(or losing its connection during a call) cancels its calls and ends their processes.',
     ].join('\n'),

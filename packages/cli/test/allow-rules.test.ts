@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ interface Run {
 
 function run(cwd: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile('node', [bin, ...args], { cwd, env: { ...process.env, HOME: base } }, (error, stdout, stderr) => {
+    const child = execFile('node', [bin, ...args], { cwd, env: { ...process.env, HOME: base, OPENWORK_CONFIG_DIR: join(base, 'config') } }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
     child.stdin?.end('');
@@ -61,10 +62,12 @@ describe('allow rules on the command line and in .openwork/settings.json', () =>
     await expect(readFile(join(ws, 'other'))).rejects.toThrow();
   });
 
-  it('the project settings allow the same, and a write into .openwork asks even in acceptEdits', async () => {
-    const ws = await project('settings', JSON.stringify({ permissions: { allow: ['bash:touch'] } }));
+  it('the project settings allow the same once the folder is trusted, and a write into .openwork asks even in acceptEdits', async () => {
+    const settings = JSON.stringify({ permissions: { allow: ['bash:touch'] } });
+    const ws = await project('settings', settings);
+    const sha256 = createHash('sha256').update(settings).digest('hex');
     const [allowed, write] = await Promise.all([
-      run(ws, bash('touch from-settings')),
+      run(ws, [...bash('touch from-settings'), '--trust-project', sha256]),
       run(ws, ['call', 'write', JSON.stringify({ path: '.openwork/settings.json', content: '{"permissions":{"allow":["bash:rm"]}}' }), '--json', '--mode', 'acceptEdits']),
     ]);
     expect([allowed.code, json(allowed).decision?.rule]).toEqual([0, 'allow:bash:touch']);
@@ -76,7 +79,7 @@ describe('allow rules on the command line and in .openwork/settings.json', () =>
   });
 
   it('a rule that cannot be read is a usage error, on the command line and in the settings', async () => {
-    const ws = await project('invalid', '{"permissions":{"deny":["bash:rm"]}}');
+    const ws = await project('invalid', '{"permissions":{"ask":["bash:rm"]}}');
     const linked = await project('linked');
     await mkdir(join(base, 'elsewhere'));
     await writeFile(join(base, 'elsewhere', 'settings.json'), '{"permissions":{"allow":["bash:rm"]}}');
@@ -87,7 +90,7 @@ describe('allow rules on the command line and in .openwork/settings.json', () =>
       run(linked, bash('ls')),
     ]);
     expect([flag.code, flag.stderr]).toEqual([2, expect.stringMatching(/^openwork-tools: --allow "Bash\(npm test:\*\)": only bash rules exist; .*\n$/) as unknown]);
-    expect([settings.code, settings.stderr]).toEqual([2, expect.stringMatching(/settings\.json: unknown key "permissions\.deny"; only "allow" rules exist\n$/) as unknown]);
+    expect([settings.code, settings.stderr]).toEqual([2, expect.stringMatching(/settings\.json: unknown key "permissions\.ask"; a project's settings are .*\n$/) as unknown]);
     expect([symlinked.code, symlinked.stderr]).toEqual([2, expect.stringMatching(/\.openwork is a symlink; the settings are read only from a directory of the project itself\n$/) as unknown]);
   });
 });

@@ -36,7 +36,7 @@ describe('help and version', () => {
   it('each subcommand has its own help, with the meaning of each flag it takes', async () => {
     const [call, undo, mcp] = await Promise.all([run(['call', '--help']), run(['undo', '--help']), run(['mcp', '-h'])]);
     expect(call.stdout).toMatch(/^usage: openwork-tools call TOOL \[INPUT\|-\] \[FLAGS\]$/m);
-    expect(call.stdout).toMatch(/^ {2}--yes +approve every call that would ask$/m);
+    expect(call.stdout).toMatch(/^ {2}--yes +approve every call that would ask; a deny rule still refuses, and no$/m);
     expect(call.stdout).toMatch(/^ {2}--allow RULE +run a command without asking when it starts with these words/m);
     expect(call.stdout).toMatch(/^ {2}--progress /m);
     expect(undo.stdout).toMatch(/^ {2}--change ID +undo only this change/m);

@@ -3,6 +3,7 @@ import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { PathGuard } from '@openwork/path-guard';
 import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
 import { allowRuleName, type AllowRule } from './allow-rules.ts';
+import { denyRuleName, matchingDenyRule, type DenyRule } from './deny-rules.ts';
 import type { PermissionMode } from './permission-mode.ts';
 import { GATE_PROTECTED_DIRECTORIES, protectedWrite } from './protected-directory.ts';
 import type { PolicyRequest } from './request.ts';
@@ -23,6 +24,8 @@ export interface PolicyOptions {
    * approved, named by `decision.rule`.
    */
   readonly allow?: readonly AllowRule[];
+  /** Rules that refuse a call whatever else would allow or approve it, `--yes` included. */
+  readonly deny?: readonly DenyRule[];
   /** Decides bash commands on their own; by default the effect classifier with `paths`. */
   readonly classifyCommand?: (effect: ExecuteEffect, mode: PermissionMode) => Promise<PermissionDecision>;
 }
@@ -35,6 +38,12 @@ export interface PolicyOptions {
 export async function decide(request: PolicyRequest, options: PolicyOptions): Promise<PermissionDecision> {
   const { effect } = request;
   const name = request.definition.name;
+  const denied = matchingDenyRule(request, options.deny ?? []);
+  if (denied !== undefined) {
+    const what = effect.kind === 'execute' ? `${name} runs ${quoteCommand(effect.command)}` : `${name} was called`;
+    const from = denied.source === undefined ? '' : ` in ${denied.source}`;
+    return { verdict: 'deny', reason: `${what}, which the deny rule ${JSON.stringify(denied.text)}${from} refuses`, rule: denyRuleName(denied) };
+  }
   switch (effect.kind) {
     case 'read':
       return { verdict: 'allow', reason: 'reading is allowed', rule: 'read' };

@@ -1,4 +1,6 @@
 import { parseAllowRule, type AllowRule } from './allow-rules.ts';
+import { parseDenyRule, type DenyRule } from './deny-rules.ts';
+import { ProjectSettingsSchema, settingsProblem } from './settings-schema.ts';
 
 /** The project's permission settings, relative to the working directory; a change there asks, in every mode. */
 export const SETTINGS_FILE = '.openwork/settings.json';
@@ -6,41 +8,53 @@ export const SETTINGS_FILE = '.openwork/settings.json';
 /** The directory that holds them: writing into it asks, since what is written there runs without asking. */
 export const SETTINGS_DIRECTORY = '.openwork';
 
-export interface ProjectSettings {
+/** The rules of one settings file. */
+export interface PermissionRules {
   readonly allow: readonly AllowRule[];
+  readonly deny: readonly DenyRule[];
 }
+
+/** A project's rules: its deny rules always apply, its allow rules only once a person trusted the folder. */
+export type ProjectSettings = PermissionRules;
 
 export type SettingsParse = { readonly ok: true; readonly settings: ProjectSettings } | { readonly ok: false; readonly message: string };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * Reads `{"permissions": {"allow": ["bash:npm test", …]}}`. Anything else is
- * refused by name rather than ignored: a `deny` list someone expected to
- * hold, or a misspelt key, would otherwise pass in silence.
- */
-export function parseSettings(text: string): SettingsParse {
-  let value: unknown;
+/** JSON text as a value, or why it is not JSON. */
+export function parseJson(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string } {
   try {
-    value = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
     return { ok: false, message: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
   }
-  if (!isObject(value)) return { ok: false, message: 'it is not a JSON object' };
-  const unknownTop = Object.keys(value).filter((key) => key !== 'permissions' && key !== '$schema');
-  if (unknownTop.length > 0) return { ok: false, message: `unknown key ${JSON.stringify(unknownTop[0])}; the settings are {"permissions": {"allow": [...]}}` };
-  const permissions = value['permissions'] ?? {};
-  if (!isObject(permissions)) return { ok: false, message: '"permissions" is not an object' };
-  const unknown = Object.keys(permissions).filter((key) => key !== 'allow');
-  if (unknown.length > 0) return { ok: false, message: `unknown key "permissions.${unknown[0]}"; only "allow" rules exist` };
-  const listed = permissions['allow'] ?? [];
-  if (!Array.isArray(listed)) return { ok: false, message: '"permissions.allow" is not a list' };
+}
+
+/** The rules of a `permissions` object the schema accepted; `source` names the file in each denial. */
+export function readPermissions(permissions: { allow?: readonly string[]; deny?: readonly string[] } | undefined, source?: string): PermissionRules | string {
   const allow: AllowRule[] = [];
-  for (const entry of listed) {
-    if (typeof entry !== 'string') return { ok: false, message: `"permissions.allow" holds ${JSON.stringify(entry)}, not a string` };
+  for (const entry of permissions?.allow ?? []) {
     const parsed = parseAllowRule(entry);
-    if (!parsed.ok) return { ok: false, message: parsed.message };
+    if (!parsed.ok) return `"permissions.allow": ${parsed.message}`;
     allow.push(parsed.rule);
   }
-  return { ok: true, settings: { allow } };
+  const deny: DenyRule[] = [];
+  for (const entry of permissions?.deny ?? []) {
+    const parsed = parseDenyRule(entry, source);
+    if (!parsed.ok) return `"permissions.deny": ${parsed.message}`;
+    deny.push(parsed.rule);
+  }
+  return { allow, deny };
+}
+
+/**
+ * Reads `{"permissions": {"allow": ["bash:npm test", …], "deny": ["bash:git push", …]}}`.
+ * Anything else is refused by name rather than ignored.
+ */
+export function parseSettings(text: string, source?: string): SettingsParse {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return parsed;
+  const problem = settingsProblem(ProjectSettingsSchema, parsed.value);
+  if (problem !== undefined) return { ok: false, message: `${problem}; a project's settings are {"permissions": {"allow": [...], "deny": [...]}}` };
+  const { permissions } = parsed.value as { permissions?: { allow?: string[]; deny?: string[] } };
+  const rules = readPermissions(permissions, source);
+  return typeof rules === 'string' ? { ok: false, message: rules } : { ok: true, settings: rules };
 }

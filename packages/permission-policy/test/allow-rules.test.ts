@@ -111,18 +111,19 @@ describe('project settings', () => {
   it('reads {"permissions": {"allow": [...]}}', () => {
     expect(parseSettings('{"permissions":{"allow":["bash:npm test","bash:make:*"]}}')).toEqual({
       ok: true,
-      settings: { allow: [rule('bash:npm test'), rule('bash:make')] },
+      settings: { allow: [rule('bash:npm test'), rule('bash:make')], deny: [] },
     });
-    expect(parseSettings('{}')).toEqual({ ok: true, settings: { allow: [] } });
+    expect(parseSettings('{}')).toEqual({ ok: true, settings: { allow: [], deny: [] } });
   });
 
   it.each([
     ['{', /not JSON/],
-    ['[]', /not a JSON object/],
+    ['[]', /the file must be object/],
     ['{"allow":["bash:ls"]}', /unknown key "allow"/],
-    ['{"permissions":{"deny":["bash:rm"]}}', /unknown key "permissions.deny"; only "allow" rules exist/],
-    ['{"permissions":{"allow":"bash:ls"}}', /not a list/],
-    ['{"permissions":{"allow":[1]}}', /not a string/],
+    ['{"permissions":{"ask":["bash:rm"]}}', /unknown key "permissions.ask"; a project's settings are/],
+    ['{"trustedProjects":{}}', /unknown key "trustedProjects"/],
+    ['{"permissions":{"allow":"bash:ls"}}', /"permissions.allow" must be array/],
+    ['{"permissions":{"allow":[1]}}', /"permissions.allow\[0\]" must be string/],
     ['{"permissions":{"allow":["bash:"]}}', /names no command/],
   ])('refuses %s by name', (text, message) => {
     const parsed = parseSettings(text);

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AskPerson } from '@openwork/permission-policy';
+import type { AskAnswer, AskPerson } from '@openwork/permission-policy';
 
 /** Why an ask became a denial: the client could not put it to a person. */
 export const MCP_CANNOT_ASK =
@@ -19,14 +19,23 @@ const APPROVAL_TIMEOUT_MS = 10 * 60_000;
  * and its denial names the flags that would let the call run.
  */
 export function elicitationAsk(server: () => Server | undefined, log: (text: string) => void): AskPerson {
-  return async ({ question, tool, signal }) => {
+  const question = elicitationQuestion(server, log);
+  return ({ question: text, signal }) => question(text, signal);
+}
+
+/**
+ * Puts one yes-or-no question to the person behind the client, as an ask
+ * is put; a client without form elicitation leaves it unanswered.
+ */
+export function elicitationQuestion(server: () => Server | undefined, log: (text: string) => void): (question: string, signal: AbortSignal) => Promise<AskAnswer> {
+  return async (question, signal) => {
     const current = server();
     if (current?.getClientCapabilities()?.elicitation?.form === undefined) return 'unanswered';
     try {
       const result = await current.elicitInput({ mode: 'form', message: question, requestedSchema: { type: 'object', properties: {} } }, { signal, timeout: APPROVAL_TIMEOUT_MS });
       return result.action === 'accept' ? 'approved' : 'refused';
     } catch (error) {
-      if (!signal.aborted) log(`openwork-tools mcp: the approval request for ${tool} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!signal.aborted) log(`openwork-tools mcp: an approval request failed: ${error instanceof Error ? error.message : String(error)}\n`);
       return 'unanswered';
     }
   };

@@ -15,7 +15,7 @@ import { createHost, type CommandHost } from '../session.ts';
 import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
-import { elicitationAsk } from './elicitation-ask.ts';
+import { elicitationAsk, elicitationQuestion } from './elicitation-ask.ts';
 import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
 import { commandLineServerRoots } from './start-directory.ts';
 import { createToolServer, type CallScope } from './tool-server.ts';
@@ -149,7 +149,7 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
   // Checked once before listening, so that a root that does not exist is a usage error, not a failure of the first client.
   const probeHost = await createHost(options);
   try {
-    await scopeOpener(probeHost, options, journal, approveEveryAsk, () => {})(roots);
+    await scopeOpener(probeHost, options, journal, { ask: approveEveryAsk, question: undefined }, () => {})(roots);
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   } finally {
@@ -177,10 +177,12 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
   const openHttpSession = async (): Promise<HttpSession> => {
     const host = await createHost(options);
     const serving: { server?: Server } = {};
-    const ask = options.yes ? approveEveryAsk : elicitationAsk(() => serving.server, io.stderr);
+    const people = options.yes
+      ? { ask: approveEveryAsk, question: undefined }
+      : { ask: elicitationAsk(() => serving.server, io.stderr), question: elicitationQuestion(() => serving.server, io.stderr) };
     let scope: CallScope<BuiltinSession>;
     try {
-      scope = await scopeOpener(host, options, journal, ask, io.stderr)(roots);
+      scope = await scopeOpener(host, options, journal, people, io.stderr)(roots);
     } catch (error) {
       await host.dispose();
       throw error;

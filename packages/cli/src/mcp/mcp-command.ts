@@ -13,7 +13,7 @@ import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
 import { readClientRoots, untilAborted, type RootsState } from './client-roots.ts';
-import { elicitationAsk } from './elicitation-ask.ts';
+import { elicitationAsk, elicitationQuestion } from './elicitation-ask.ts';
 import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
 import { commandLineServerRoots } from './start-directory.ts';
 import { createToolServer, type CallScope } from './tool-server.ts';
@@ -78,8 +78,10 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
   const host = await createHost(options);
   // The server exists once the scope of the command line's roots is open; an ask comes later, during a call.
   const serving: { server?: Server } = {};
-  const ask = options.yes ? approveEveryAsk : elicitationAsk(() => serving.server, io.stderr);
-  const open = scopeOpener(host, options, journal, ask, io.stderr);
+  const people = options.yes
+    ? { ask: approveEveryAsk, question: undefined }
+    : { ask: elicitationAsk(() => serving.server, io.stderr), question: elicitationQuestion(() => serving.server, io.stderr) };
+  const open = scopeOpener(host, options, journal, people, io.stderr);
   let commandLine: CallScope<BuiltinSession>;
   try {
     // Opened at once, so a root or --read-root that does not exist is a usage error before the handshake.
