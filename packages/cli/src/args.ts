@@ -15,6 +15,8 @@ export interface CliOptions {
   readonly yes: boolean;
   /** `--allow 'bash:npm test'`: command prefixes that run without asking, besides the project's settings. */
   readonly allow: readonly AllowRule[];
+  /** `--pass-env NAME`: credential-like variables that approved commands get (auto-run ones never do). */
+  readonly passEnv: readonly string[];
   readonly timeoutMs: number | undefined;
   readonly json: boolean;
   readonly artifacts: string | undefined;
@@ -46,7 +48,7 @@ export interface TerminalOptions {
 }
 
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
-const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin']);
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--pass-env', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin']);
 const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
@@ -114,6 +116,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       if (!parsed.ok) throw new UsageError(`--allow ${parsed.message}`);
       return parsed.rule;
     }),
+    passEnv: (values.get('--pass-env') ?? []).map(passEnvName),
     timeoutMs,
     json: flags.has('--json'),
     artifacts: single('--artifacts'),
@@ -125,6 +128,13 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     overview: false,
     version: false,
   };
+}
+
+/** A variable name as the shell writes one; the tools' own `OPENWORK_*` variables never reach a command. */
+function passEnvName(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--pass-env takes the name of a variable, such as MY_API_KEY, not ${JSON.stringify(name)}`);
+  if (name.toUpperCase().startsWith('OPENWORK_')) throw new UsageError(`--pass-env ${name}: the tools' own OPENWORK_ variables never reach a command`);
+  return name;
 }
 
 function terminalOptions(subcommand: Subcommand, flags: ReadonlySet<string>, single: (name: string) => string | undefined): TerminalOptions | undefined {
@@ -184,6 +194,7 @@ function defaults(): CliOptions {
     mode: 'default',
     yes: false,
     allow: [],
+    passEnv: [],
     timeoutMs: undefined,
     json: false,
     artifacts: undefined,

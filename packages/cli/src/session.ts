@@ -88,6 +88,7 @@ export async function openSession(host: CommandHost, options: CliOptions, roots:
     filesystem: host.filesystem,
     processes: host.processes,
     limits: DEFAULT_LIMITS,
+    passThroughEnvironment: options.passEnv,
     // Keyed by each file's canonical path: a read through a symlink and an edit of the real name share one history.
     readLedger: new ReadLedger(),
     // seed §10: the MCP server serves calls concurrently; write and edit of one session take one line.

@@ -26,6 +26,11 @@ const FLAGS: readonly Flag[] = [
     meaning: "run a command without asking when it starts with these words, e.g. --allow 'bash:npm test' (repeatable; also .openwork/settings.json)",
     on: RUNNING,
   },
+  {
+    usage: '--pass-env NAME',
+    meaning: 'give approved commands this variable, which is removed otherwise since its name holds KEY, SECRET, TOKEN, PASSWORD, PASSWD or CREDENTIAL (repeatable); a command that runs without approval never gets it',
+    on: RUNNING,
+  },
   { usage: '--timeout-ms N', meaning: 'deadline of each call, in milliseconds', on: RUNNING },
   { usage: '--json', meaning: 'print JSON: the definitions, the ToolResult, the undo report or the host report', on: ['tools', 'call', 'undo', 'doctor'] },
   { usage: '--artifacts FILE', meaning: 'call, mcp: append each change (with its original) to FILE, for undo; undo: the journal to undo from', on: ['call', 'undo', 'mcp'] },
