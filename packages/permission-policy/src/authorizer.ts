@@ -1,6 +1,7 @@
 import type { PermissionDecision } from '@openwork/tool-contract';
 import { withAnswer, type AskPerson } from './ask.ts';
 import { decide, type PolicyOptions } from './decide.ts';
+import { askQuestion } from './question.ts';
 import type { PolicyRequest } from './request.ts';
 
 export interface AuthorizerOptions extends PolicyOptions {
@@ -19,7 +20,7 @@ export function authorizer(options: AuthorizerOptions): (request: PolicyRequest)
     // An ask an allow rule approved in advance needs nobody.
     if (decision.verdict !== 'ask' || decision.approved === true) return decision;
     const answer = await options.ask({
-      question: `${request.definition.name}: ${decision.reason}. Allow?`,
+      question: await askQuestion(request, decision),
       tool: request.definition.name,
       effect: request.effect,
       decision,
