@@ -79,4 +79,11 @@ export interface BuiltinSession extends ToolSessionContext {
   readonly changeQueue?: ChangeQueue;
   /** Where write and edit record each change before they make it; absent, they only return it as an artifact. */
   readonly changeJournal?: ChangeJournal;
+  /**
+   * bash: credential-like variables of `environment` (names holding KEY,
+   * SECRET, TOKEN, PASSWORD, PASSWD or CREDENTIAL) that approved commands
+   * get; every other one is removed, and a command that runs without
+   * approval gets none (docs/security.md).
+   */
+  readonly passThroughEnvironment?: readonly string[];
 }

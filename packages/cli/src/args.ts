@@ -17,6 +17,8 @@ export interface CliOptions {
   readonly allow: readonly AllowRule[];
   /** `--trust-project SHA256`: the project's allow rules apply when its settings file has this digest. */
   readonly trustProject: string | undefined;
+  /** `--pass-env NAME`: credential-like variables that approved commands get (auto-run ones never do). */
+  readonly passEnv: readonly string[];
   readonly timeoutMs: number | undefined;
   readonly json: boolean;
   readonly artifacts: string | undefined;
@@ -48,7 +50,7 @@ export interface TerminalOptions {
 }
 
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
-const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project']);
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project', '--pass-env']);
 const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
@@ -117,6 +119,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       return parsed.rule;
     }),
     trustProject: trustedDigest(single('--trust-project')),
+    passEnv: (values.get('--pass-env') ?? []).map(passEnvName),
     timeoutMs,
     json: flags.has('--json'),
     artifacts: single('--artifacts'),
@@ -134,6 +137,13 @@ function trustedDigest(given: string | undefined): string | undefined {
   if (given === undefined) return undefined;
   if (!/^[0-9a-fA-F]{64}$/.test(given)) throw new UsageError(`--trust-project takes the SHA-256 of .openwork/settings.json, 64 hexadecimal digits (sha256sum .openwork/settings.json), not ${JSON.stringify(given)}`);
   return given.toLowerCase();
+}
+
+/** A variable name as the shell writes one; the tools' own `OPENWORK_*` variables never reach a command. */
+function passEnvName(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--pass-env takes the name of a variable, such as MY_API_KEY, not ${JSON.stringify(name)}`);
+  if (name.toUpperCase().startsWith('OPENWORK_')) throw new UsageError(`--pass-env ${name}: the tools' own OPENWORK_ variables never reach a command`);
+  return name;
 }
 
 function terminalOptions(subcommand: Subcommand, flags: ReadonlySet<string>, single: (name: string) => string | undefined): TerminalOptions | undefined {
@@ -194,6 +204,7 @@ function defaults(): CliOptions {
     yes: false,
     allow: [],
     trustProject: undefined,
+    passEnv: [],
     timeoutMs: undefined,
     json: false,
     artifacts: undefined,

@@ -4,10 +4,12 @@ import { resolve } from 'node:path';
 import { ChangeQueue, DEFAULT_LIMITS, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
+import { passThroughVariables } from '@openwork/permission-policy';
 import type { ProcessBackend } from '@openwork/process-backend';
 import { PipeProcessBackend } from '@openwork/process-backend/pipe';
 import type { CliOptions } from './args.ts';
 import { UsageError } from './usage-error.ts';
+import { readUserSettings, userSettingsFile } from './user-settings-file.ts';
 
 /** The writable roots of a session: the working directory first. */
 export interface SessionRoots {
@@ -72,6 +74,12 @@ export async function createHost(options: CliOptions): Promise<CommandHost> {
   };
 }
 
+/** The variables approved commands may see: `--pass-env` and the user settings' `environment.passThrough`, never the project's. */
+async function passThrough(options: CliOptions): Promise<readonly string[]> {
+  const settings = await readUserSettings(userSettingsFile());
+  return [...new Set([...options.passEnv, ...passThroughVariables(settings)])];
+}
+
 /** A session over `roots`, canonicalized once (seed §8); `--read-root` and the skill root apply to every session. */
 export async function openSession(host: CommandHost, options: CliOptions, roots: SessionRoots): Promise<BuiltinSession> {
   const base = commandDirectory(options);
@@ -90,6 +98,7 @@ export async function openSession(host: CommandHost, options: CliOptions, roots:
     filesystem: host.filesystem,
     processes: host.processes,
     limits: DEFAULT_LIMITS,
+    passThroughEnvironment: await passThrough(options),
     // Keyed by each file's canonical path: a read through a symlink and an edit of the real name share one history.
     readLedger: new ReadLedger(),
     // seed §10: the MCP server serves calls concurrently; write and edit of one session take one line.

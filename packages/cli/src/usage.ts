@@ -32,6 +32,11 @@ const FLAGS: readonly Flag[] = [
     meaning: "apply the allow rules of the project's .openwork/settings.json when the file has this SHA-256 (sha256sum .openwork/settings.json), without asking or recording; a changed file is not trusted",
     on: RUNNING,
   },
+  {
+    usage: '--pass-env NAME',
+    meaning: 'give approved commands this variable, which is removed otherwise since its name holds KEY, SECRET, TOKEN, PASSWORD, PASSWD or CREDENTIAL (repeatable); a command that runs without approval never gets it',
+    on: RUNNING,
+  },
   { usage: '--timeout-ms N', meaning: 'deadline of each call, in milliseconds', on: RUNNING },
   { usage: '--json', meaning: 'print JSON: the definitions, the ToolResult, the undo report or the host report', on: ['tools', 'call', 'undo', 'doctor'] },
   { usage: '--artifacts FILE', meaning: 'call, mcp: append each change (with its original) to FILE, for undo; undo: the journal to undo from', on: ['call', 'undo', 'mcp'] },

@@ -8,7 +8,11 @@ import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
 export type AskAnswer = 'approved' | 'refused' | 'unanswered';
 
 export interface AskRequest {
-  /** One line for a person: the tool, why it asks, and "Allow?". */
+  /**
+   * For a person: the tool, why it asks, and "Allow?"; for a long or
+   * multi-line command, also the programs it runs, the files it writes and
+   * the whole command, on lines of their own.
+   */
   readonly question: string;
   readonly tool: string;
   readonly effect: ToolEffect;

@@ -2,6 +2,7 @@ import type { PermissionDecision } from '@openwork/tool-contract';
 import type { AllowRule } from './allow-rules.ts';
 import { withAnswer, type AskAnswer, type AskPerson } from './ask.ts';
 import { decide, type PolicyOptions } from './decide.ts';
+import { askQuestion } from './question.ts';
 import type { PolicyRequest } from './request.ts';
 
 /**
@@ -60,7 +61,7 @@ export function authorizer(options: AuthorizerOptions): (request: PolicyRequest)
     decision = await withProjectRules(request, decision);
     if (decision.approved === true) return decision;
     const answer = await options.ask({
-      question: `${request.definition.name}: ${decision.reason}. Allow?`,
+      question: await askQuestion(request, decision),
       tool: request.definition.name,
       effect: request.effect,
       decision,

@@ -15,6 +15,6 @@ export function sessionPolicy(session: BuiltinSession, options: SessionPolicyOpt
   return {
     paths: session.paths,
     filesystem: session.filesystem,
-    gitConfig: gitConfigReader(options.gitProcesses ?? session.processes, session.environment),
+    gitConfig: gitConfigReader(options.gitProcesses ?? session.processes, session.environment, { paths: session.paths }),
   };
 }

@@ -1,3 +1,4 @@
+import { absolutePath } from './command-path.ts';
 import { commandEnvironment } from './environment.ts';
 
 /**
@@ -50,28 +51,22 @@ export const DROPPED_VARIABLES: readonly string[] = [
   'OLDPWD',
 ];
 
-const SAFE_PATH = '/usr/local/bin:/usr/bin:/bin';
-
-/**
- * PATH without relative or empty entries: an empty entry or `.` would let a
- * file in the repository named `git` or `ls` run instead of the program
- * the classifier approved. Unset, bash's own default would end in `.`.
- */
-export function absolutePath(path: string | undefined): string {
-  const entries = (path ?? '').split(':').filter((entry) => entry.startsWith('/'));
-  return entries.length === 0 ? SAFE_PATH : entries.join(':');
+export interface AutoRunEnvironmentOptions {
+  /** PATH as `pathOutsideRoots` makes it for the session; without it, the host's absolute entries. */
+  readonly path?: string;
 }
 
 /**
  * The environment of a command that runs without approval: the session's,
- * with the variables above dropped, PATH absolute, no pager, git's
+ * with the variables above and every credential-like one dropped (nothing
+ * passed through reaches it), PATH absolute, no pager, git's
  * repository-configured programs off and no optional locks (no index
  * refresh, no write). An approved command runs with `commandEnvironment`.
  */
-export function autoRunEnvironment(environment: Readonly<Record<string, string>>): Record<string, string> {
+export function autoRunEnvironment(environment: Readonly<Record<string, string>>, options: AutoRunEnvironmentOptions = {}): Record<string, string> {
   const clean = commandEnvironment(environment);
   for (const name of DROPPED_VARIABLES) delete clean[name];
-  clean.PATH = absolutePath(clean.PATH);
+  clean.PATH = options.path ?? absolutePath(clean.PATH);
   clean.GIT_PAGER = 'cat';
   clean.PAGER = 'cat';
   clean.GIT_OPTIONAL_LOCKS = '0';

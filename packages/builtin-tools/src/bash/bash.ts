@@ -4,8 +4,7 @@ import type { CapturedOutput, ProcessExit } from '@openwork/process-backend';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { autoRunEnvironment } from './auto-run-environment.ts';
-import { commandEnvironment } from './environment.ts';
+import { runEnvironment } from './run-environment.ts';
 import { BashOutput } from '../shared/output-schemas.ts';
 import { absoluteOf } from '../shared/absolute.ts';
 
@@ -91,14 +90,15 @@ export const bashTool = defineTool({
       ...(session.limits.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: session.limits.maxMemoryBytes }),
     };
     const cwd = input.workdir === undefined ? session.workingDirectory : await startDirectory(session, input.workdir, call.signal);
+    // A command the classifier let run on its own gets an environment in which nothing the repository configures or keeps runs;
+    // one a person approved runs as written.
+    const env = await runEnvironment(session, authorization.decision?.verdict === 'allow', call.signal);
     try {
       const exit = await session.processes.run({
         argv: ['bash', '--noprofile', '--norc', '-c', input.command],
         cwd,
         limits,
-        // A command the classifier let run on its own gets an environment in which nothing the repository configures runs;
-        // one a person approved runs as written.
-        env: authorization.decision?.verdict === 'allow' ? autoRunEnvironment(session.environment) : commandEnvironment(session.environment),
+        env,
         signal: own.signal,
         // Decoding for progress costs as much as the capture itself: only when someone listens.
         ...(call.progress === undefined

@@ -1,6 +1,8 @@
 import { isToolError } from '@openwork/tool-contract';
+import type { PathGuard } from '@openwork/path-guard';
 import type { ProcessBackend } from '@openwork/process-backend';
 import { autoRunEnvironment } from './auto-run-environment.ts';
+import { pathOutsideRoots } from './command-path.ts';
 
 /** One effective configuration entry, with the scope git read it from. */
 export interface GitConfigEntry {
@@ -80,15 +82,22 @@ export function parseGitConfigList(text: string): GitConfigEntry[] {
   return entries;
 }
 
+export interface GitConfigReaderOptions {
+  /** The session's guard: `git` is then found only outside its roots, as an auto-run command's is; without it, on the host's absolute PATH. */
+  readonly paths?: PathGuard;
+}
+
 /**
  * Reads a repository's configuration through the session's process
  * backend, with the same environment an auto-run command gets, so that
  * what is checked is what the command would see. `git config` itself runs
- * no configured program.
+ * no configured program, and the `git` that runs is not one a repository
+ * keeps (its `node_modules/.bin/git`): this runs before anyone is asked.
  */
-export function gitConfigReader(processes: ProcessBackend, environment: Readonly<Record<string, string>>): GitConfigReader {
-  const env = autoRunEnvironment(environment);
+export function gitConfigReader(processes: ProcessBackend, environment: Readonly<Record<string, string>>, options: GitConfigReaderOptions = {}): GitConfigReader {
+  const { paths } = options;
   const run = async (directory: string, argv: readonly string[], signal: AbortSignal | undefined) => {
+    const env = autoRunEnvironment(environment, paths === undefined ? {} : { path: await pathOutsideRoots(environment.PATH, paths, signal) });
     try {
       return await processes.run({ argv: ['git', ...argv], cwd: directory, env, signal: signal ?? new AbortController().signal, capture: { headBytes: 4 * 1024 * 1024, tailBytes: 0 } });
     } catch (error) {

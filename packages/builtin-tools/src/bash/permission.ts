@@ -22,10 +22,14 @@ export interface BashDecisionOptions {
 /** The longest part of a command quoted back in a reason; a denied 2 MB command is not echoed whole. */
 const MAX_ECHO_CHARS = 200;
 
-/** The command as a reason quotes it: clipped, with its length when clipped. */
+/**
+ * The command as a reason quotes it: whole, or its start with the rest
+ * said to be left out, never silently. A person asked to approve it is
+ * shown the whole command besides (the permission policy's question).
+ */
 export function quoteCommand(command: string): string {
   if (command.length <= MAX_ECHO_CHARS) return JSON.stringify(command);
-  return `${JSON.stringify(command.slice(0, MAX_ECHO_CHARS))}… (${command.length} characters in all)`;
+  return `${JSON.stringify(command.slice(0, MAX_ECHO_CHARS))} … ${command.length - MAX_ECHO_CHARS} more characters omitted … (${command.length} characters in all)`;
 }
 
 const asking = (command: string, why: string): PermissionDecision => ({ verdict: 'ask', reason: `bash runs ${quoteCommand(command)}: ${why}`, rule: 'ask' });

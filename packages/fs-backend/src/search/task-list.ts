@@ -82,8 +82,8 @@ export class TaskList {
     for (const record of this.#records) {
       if (record.marks.length < 4096) continue;
       const kept = record.marks.filter((mark) => compareUtf8(mark.key, bound) < 0);
-      // Replaced, not refilled with push(...kept): a spread of a few hundred thousand marks overflows the call stack.
-      record.marks = kept;
+      record.marks.length = 0;
+      appendAll(record.marks, kept);
     }
   }
 

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Language, Parser } from 'web-tree-sitter';
 import { classifyTree } from './classify.ts';
+import { outlineTree } from './outline.ts';
 import type { CommandClassifier } from './types.ts';
 
 let loading: Promise<Parser> | undefined;
@@ -29,8 +30,8 @@ function bashParser(): Promise<Parser> {
 /** The bash effect classifier (seed §8): allow only what it fully understood, ask for the rest. */
 export async function createCommandClassifier(): Promise<CommandClassifier> {
   const parser = await bashParser();
-  return { classify: (command, options) => classifyTree(parser, command, options) };
+  return { classify: (command, options) => classifyTree(parser, command, options), outline: (command) => outlineTree(parser, command) };
 }
 
 export { READ_ONLY_PROGRAMS } from './classify.ts';
-export type { ClassifierList, ClassifyOptions, CommandAllowRule, CommandClassification, CommandClassifier, ParsedCommand, PermissionMode } from './types.ts';
+export type { ClassifierList, ClassifyOptions, CommandAllowRule, CommandClassification, CommandClassifier, CommandOutline, ParsedCommand, PermissionMode } from './types.ts';

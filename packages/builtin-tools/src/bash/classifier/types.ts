@@ -61,7 +61,19 @@ export interface ClassifyOptions {
   readonly allowRules?: readonly CommandAllowRule[];
 }
 
+/** What a command line runs and writes, as listed for a person before they approve it. */
+export interface CommandOutline {
+  /** Every program the line names, each once, in order. */
+  readonly programs: readonly string[];
+  /** Every file a redirection of the line writes, as written (`/dev/null` left out). */
+  readonly writes: readonly string[];
+  /** False when the parser could not read all of the line: the lists may miss something. */
+  readonly complete: boolean;
+}
+
 export interface CommandClassifier {
   /** Pure: the same command and mode always give the same classification. */
   classify(command: string, options: ClassifyOptions): CommandClassification;
+  /** The programs and written files of a line, for the person asked to approve it; judges nothing. */
+  outline(command: string): CommandOutline;
 }
