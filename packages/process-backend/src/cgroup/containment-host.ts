@@ -92,7 +92,7 @@ function definedFields(limits: ProcessLimits | undefined): ProcessLimits {
 
 function checkedLimits<T extends Readonly<Record<string, number | undefined>>>(limits: T): T {
   for (const [name, value] of Object.entries(limits)) {
-    if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1)) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
       throw new ToolError('invalid_input', `The limit ${name} must be a whole number of at least 1; got ${String(value)}.`);
     }
   }
