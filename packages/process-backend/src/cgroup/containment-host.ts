@@ -2,6 +2,7 @@ import { ToolError } from '@openwork/tool-contract';
 import { DEFAULT_PROCESS_LIMITS, type ContainmentOptions, type ContainmentReport, type ProcessLimits } from '../containment.ts';
 import type { SpawnRequest } from '../process-backend.ts';
 import { ProcessGroupContainer, type CommandContainer } from '../shared/command-container.ts';
+import { cleanAbandonedScratch } from '../shared/scratch-directory.ts';
 import { spawnFailed } from '../shared/spawn-failed.ts';
 import { describeError } from './cgroup-files.ts';
 import { CgroupContainer } from './cgroup-container.ts';
@@ -66,6 +67,8 @@ export class ContainmentHost {
   }
 
   async #detect(): Promise<ContainmentReport> {
+    // Scratch directories a crashed earlier run left go first, whatever holds the commands.
+    if (this.#options.cleanAbandoned !== false) await cleanAbandonedScratch().catch(() => undefined);
     if (this.#options.containment === 'process_group') {
       return { kind: 'process_group', reason: 'process groups were asked for (containment: "process_group")' };
     }

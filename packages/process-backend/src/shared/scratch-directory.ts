@@ -1,11 +1,13 @@
 import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { currentOwner, ownerAlive } from '../cgroup/cgroup-owner.ts';
 import type { CommandContainer } from './command-container.ts';
 
-/** Every scratch directory starts with this, then the owner's pid: recognizable, and the owner can be told from the name. */
+/** Every scratch directory starts with this, then its owner (pid, start time, pid namespace): the clean-up can tell a dead owner's from the name. */
 export const SCRATCH_PREFIX = 'openwork-scratch-';
+const NAME_PATTERN = /^openwork-scratch-(\d+)-(\d+)-(\d+)-[A-Za-z0-9]{6}$/;
 
 /** Scratch directories not yet removed, removed when this process exits for any reason that still runs JavaScript. */
 const live = new Set<string>();
@@ -20,7 +22,8 @@ let installed = false;
  */
 export async function makeScratchDirectory(): Promise<string> {
   // mkdtemp makes the directory 0700 and adds six random characters, so no other user can enter it or guess it in advance.
-  const directory = await mkdtemp(join(tmpdir(), `${SCRATCH_PREFIX}${process.pid}-`));
+  const owner = await currentOwner();
+  const directory = await mkdtemp(join(tmpdir(), `${SCRATCH_PREFIX}${owner.pid}-${owner.startTime}-${owner.pidNamespace}-`));
   live.add(directory);
   if (!installed) {
     installed = true;
@@ -29,6 +32,23 @@ export async function makeScratchDirectory(): Promise<string> {
     });
   }
   return directory;
+}
+
+/**
+ * Removes the scratch directories a crashed earlier run left in the OS temp
+ * directory: only names this project makes, only those whose owner, in this
+ * pid namespace, no longer runs. Returns how many were removed.
+ */
+export async function cleanAbandonedScratch(): Promise<number> {
+  const self = await currentOwner();
+  let removed = 0;
+  for (const name of await readdir(tmpdir()).catch(() => [])) {
+    const match = NAME_PATTERN.exec(name);
+    if (!match || Number(match[3]) !== self.pidNamespace) continue;
+    if (await ownerAlive({ pid: Number(match[1]), startTime: Number(match[2]), pidNamespace: self.pidNamespace })) continue;
+    if (await removeScratchDirectory(join(tmpdir(), name))) removed++;
+  }
+  return removed;
 }
 
 /** The variables programs read for their temporary directory, all pointing at the scratch directory. */
