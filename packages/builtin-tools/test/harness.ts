@@ -16,7 +16,7 @@ export interface Harness {
 }
 
 /** A real temp workspace with the Node backends, and a direct call path to each tool. */
-export async function createHarness(options: { limits?: Partial<ToolLimits>; readOnlyRoots?: string[] } = {}): Promise<Harness> {
+export async function createHarness(options: { limits?: Partial<ToolLimits>; readOnlyRoots?: string[]; environment?: Record<string, string> } = {}): Promise<Harness> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'tools-')));
   const ws = join(root, 'ws');
   const { mkdir } = await import('node:fs/promises');
@@ -25,7 +25,7 @@ export async function createHarness(options: { limits?: Partial<ToolLimits>; rea
   const paths = await PathGuard.create({ workingDirectory: ws, probe: filesystem, readOnlyRoots: options.readOnlyRoots ?? [] });
   const session: BuiltinSession = {
     workingDirectory: ws,
-    environment: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root },
+    environment: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, ...options.environment },
     paths,
     filesystem,
     processes: new PipeProcessBackend(),
