@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ContainmentReport } from '@openwork/process-backend';
+import { PipeProcessBackend } from '@openwork/process-backend/pipe';
 import type { BashData } from '../src/index.ts';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -25,12 +26,13 @@ afterEach(async () => {
 
 const data = (result: { data?: unknown }) => result.data as BashData;
 
-/** A line that prints the command's own memory limit file, read from inside it, as `limit=N`. */
+/** A line that prints the command's own memory limit and its parent's (the session's), read from inside it, as `limit=N session=M`. */
 function ownLimitLine(containment: ContainmentReport & { kind: 'cgroup' }): string {
   const mountinfo = readFileSync('/proc/self/mountinfo', 'utf8').split('\n');
   const mount = mountinfo.find((line) => (containment.version === 2 ? / - cgroup2 / : / - cgroup .*[ ,]memory(,|$)/).test(line))?.split(' ')[4] ?? '';
   const pick = containment.version === 2 ? `awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup` : `awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup`;
-  return `l=$(cat "${mount}$(${pick})/${containment.version === 2 ? 'memory.max' : 'memory.limit_in_bytes'}"); echo "limit=$l"`;
+  const file = containment.version === 2 ? 'memory.max' : 'memory.limit_in_bytes';
+  return `d="${mount}$(${pick})"; l=$(cat "$d/${file}"); s=$(cat "$(dirname "$d")/${file}"); echo "limit=$l session=$s"`;
 }
 
 describe('bash: memory of its own (docs/decisions/0027)', () => {
@@ -47,6 +49,38 @@ describe('bash: memory of its own (docs/decisions/0027)', () => {
     expect(result.output).toContain(`own memory limit of ${64 * MIB} bytes`);
     const after = await h.call('bash', { command: 'echo alive' });
     expect(data(after)).toMatchObject({ status: 'exited', exitCode: 0 });
+  });
+
+  it('two commands over the shared cap together: the one ended is told it was the session limit', async (context) => {
+    const processes = new PipeProcessBackend({ sessionMemoryBytes: 100 * MIB, limits: { maxMemoryBytes: 80 * MIB } });
+    const shared = await createHarness({ processes });
+    try {
+      const own = await processes.containment();
+      if (own.kind !== 'cgroup' || !own.memory) return context.skip(`no memory controller here: ${own.reason}`);
+      const hold = (name: string) =>
+        [
+          ownLimitLine(own),
+          // Allocates only under both limits, read from inside: its own 80 MiB, and the 100 MiB its parent (the session) has.
+          `[ "$l" = ${80 * MIB} ] && [ "$s" = ${100 * MIB} ] && exec python3 -c 'import os, time
+b = b"x" * (60 << 20)
+open("held-${name}", "w").close()
+while not os.path.exists("release"): time.sleep(0.05)'`,
+        ].join('\n');
+      const first = shared.call('bash', { command: hold('a'), timeoutMs: 60_000 });
+      for (let tries = 0; !existsSync(join(shared.ws, 'held-a')) && tries < 1_500; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+      const second = shared.call('bash', { command: hold('b'), timeoutMs: 60_000 });
+      const ended = await Promise.race([first, second]);
+      await writeFile(join(shared.ws, 'release'), '');
+      const results = await Promise.all([first, second]);
+      expect(ended.output).toContain(`limit=${80 * MIB}`);
+      expect(data(ended).limitHit).toBe('session_memory');
+      expect(ended.output).toContain(`shared memory limit of ${100 * MIB} bytes`);
+      expect(results.filter((result) => data(result).limitHit === 'session_memory').length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await writeFile(join(shared.ws, 'release'), '').catch(() => undefined);
+      await processes.dispose();
+      await shared.cleanup();
+    }
   });
 
   it('the report names the shared cap and the per-command default, or why there is none', () => {
