@@ -35,7 +35,11 @@ export interface ToolLimits {
    * with the pids controller (the result's `containment` says); default 512.
    */
   readonly maxProcesses?: number;
-  /** bash: bytes of memory one command may use before the kernel ends a process of it; default none. Under a cgroup with the memory controller. */
+  /**
+   * bash: bytes of memory one command may use before the kernel ends it;
+   * default the process backend's (a quarter of the memory all commands of
+   * the session share, at most 4 GiB). Under a cgroup with the memory controller.
+   */
   readonly maxMemoryBytes?: number;
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
+import type { ProcessBackend } from '@openwork/process-backend';
 import { PipeProcessBackend } from '@openwork/process-backend/pipe';
 import { TurnScope, type DynTool, type ToolResult } from '@openwork/tool-contract';
 import { builtinTools, DEFAULT_LIMITS, ReadLedger, type BuiltinSession, type ToolLimits } from '../src/index.ts';
@@ -16,7 +17,7 @@ export interface Harness {
 }
 
 /** A real temp workspace with the Node backends, and a direct call path to each tool. */
-export async function createHarness(options: { limits?: Partial<ToolLimits>; readOnlyRoots?: string[] } = {}): Promise<Harness> {
+export async function createHarness(options: { limits?: Partial<ToolLimits>; readOnlyRoots?: string[]; environment?: Record<string, string>; processes?: ProcessBackend } = {}): Promise<Harness> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'tools-')));
   const ws = join(root, 'ws');
   const { mkdir } = await import('node:fs/promises');
@@ -25,10 +26,10 @@ export async function createHarness(options: { limits?: Partial<ToolLimits>; rea
   const paths = await PathGuard.create({ workingDirectory: ws, probe: filesystem, readOnlyRoots: options.readOnlyRoots ?? [] });
   const session: BuiltinSession = {
     workingDirectory: ws,
-    environment: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root },
+    environment: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, ...options.environment },
     paths,
     filesystem,
-    processes: new PipeProcessBackend(),
+    processes: options.processes ?? new PipeProcessBackend(),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     readLedger: new ReadLedger(),
   };

@@ -16,9 +16,21 @@ describe('openwork-tools doctor', () => {
     const expected = await detectContainment();
     const json = await run(['doctor', '--json']);
     expect(json.code).toBe(0);
-    const report = JSON.parse(json.stdout) as { containment: { kind: string; reason: string }; directoryHandles: { mode: string }; pty: { available: boolean } };
+    const report = JSON.parse(json.stdout) as {
+      containment: { kind: string; reason: string; memory?: { sessionBytes: number; commandBytes: number } };
+      directoryHandles: { mode: string };
+      pty: { available: boolean };
+    };
     expect(report.containment.kind).toBe(expected.kind);
-    expect(report.containment.reason).toBe(expected.reason);
+    expect(report.containment.reason.startsWith(expected.reason)).toBe(true);
+    // The memory caps, or why there are none: a visible fallback.
+    if (expected.kind === 'cgroup' && expected.limits.memory) {
+      expect(report.containment.memory?.commandBytes).toBeLessThanOrEqual(report.containment.memory?.sessionBytes ?? 0);
+      expect(report.containment.reason).toContain(`${report.containment.memory?.sessionBytes} bytes for all commands together`);
+    } else {
+      expect(report.containment.memory).toBeUndefined();
+      expect(report.containment.reason).toMatch(/no memory|process group/);
+    }
     expect(['handles', 'paths']).toContain(report.directoryHandles.mode);
     const text = await run(['doctor']);
     expect(text.stdout).toContain(`bash containment: ${expected.kind === 'cgroup' ? 'cgroup' : 'process_group'}`);

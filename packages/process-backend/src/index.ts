@@ -8,6 +8,7 @@ export type { ContainmentKind } from './containment.ts';
 export type { ContainmentOptions } from './containment.ts';
 export type { ContainmentReport } from './containment.ts';
 export type { LimitKind } from './containment.ts';
+export type { MemoryContainment } from './containment.ts';
 export type { ProcessGroupContainment } from './containment.ts';
 export type { ProcessLimits } from './containment.ts';
 export type { Availability } from './process-backend.ts';

@@ -43,6 +43,14 @@ export interface SpawnRequest {
    * (`ProcessBackend.containment()` says which).
    */
   readonly limits?: ProcessLimits;
+  /**
+   * Gives the command a scratch directory of its own as `TMPDIR`, `TMP` and
+   * `TEMP`: made (mode 0700, under the OS temp directory) before it starts,
+   * removed with everything in it once the command and every process it
+   * started have ended, so temporary files never land in a shared place or
+   * outlive the command.
+   */
+  readonly scratchDirectory?: boolean;
 }
 
 export interface ProcessExit {
@@ -58,8 +66,10 @@ export interface ProcessExit {
   readonly containment: ContainmentKind;
   /**
    * The limit that ended or constrained the command: `memory` when the OOM
-   * killer ended one of its processes, else `processes` when a fork was refused
-   * at the process limit. Absent when no limit was reached.
+   * killer ended it at its own memory limit, `session_memory` when it was
+   * ended because the commands of the backend together reached their shared
+   * cap, else `processes` when a fork was refused at the process limit.
+   * Absent when no limit was reached.
    */
   readonly limitHit?: LimitKind;
   /**

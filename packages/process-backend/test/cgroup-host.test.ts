@@ -36,6 +36,11 @@ function cgroupsNamedFor(pid: number): string[] {
   return parentDirectories(report).flatMap((parent) => readdirSync(parent).filter((name) => name.startsWith(`openwork-${pid}-`)));
 }
 
+/** The scratch directories a host process made (its pid is in their names). */
+function scratchOf(pid: number): string[] {
+  return readdirSync(tmpdir()).filter((name) => name.startsWith(`openwork-scratch-${pid}-`));
+}
+
 describe('detectContainment', () => {
   it('says what it found and why, and every parent it names exists', () => {
     expect(report.reason).not.toBe('');
@@ -144,7 +149,7 @@ function hostProcess(ending: 'exit' | 'throw' | 'hang', markers: { readonly esca
     `const { PipeProcessBackend } = await import(${JSON.stringify(entry('pipe/index.ts'))});`,
     'const backend = new PipeProcessBackend();',
     `const argv = ['bash', '--noprofile', '--norc', '-c', ${JSON.stringify(`setsid sleep ${markers.escaped} & echo started; sleep ${markers.waiting}; :`)}];`,
-    "void backend.run({ argv, cwd: '/tmp', env: { PATH: process.env.PATH }, signal: new AbortController().signal, onStdout: (chunk) => {",
+    "void backend.run({ argv, cwd: '/tmp', env: { PATH: process.env.PATH }, scratchDirectory: true, signal: new AbortController().signal, onStdout: (chunk) => {",
     "  if (!chunk.includes('started')) return;",
     "  console.log('ready');",
     ending === 'exit' ? '  setTimeout(() => process.exit(3), 100);' : ending === 'throw' ? "  setTimeout(() => { throw new Error('crash'); }, 100);" : '',
@@ -177,6 +182,7 @@ describe('when the host process ends', () => {
         expect(pidsWithMarker(markers.escaped)).toEqual([]);
         expect(pidsWithMarker(markers.waiting)).toEqual([]);
         expect(cgroupsNamedFor(host.pid ?? 0)).toEqual([]);
+        expect(scratchOf(host.pid ?? 0), 'its scratch directory').toEqual([]);
       } finally {
         host.kill('SIGKILL');
         killLeftovers(markers.escaped);
@@ -192,10 +198,12 @@ describe('when the host process ends', () => {
     const backend = new PipeProcessBackend({ killGraceMs: 300 });
     try {
       await killOnceRunning(host, markers);
+      expect(scratchOf(host.pid ?? 0), 'the killed run left its scratch directory').toHaveLength(1);
       const result = await backend.run({ argv: ['true'], cwd: tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, signal: new AbortController().signal });
       expect(result).toMatchObject({ status: 'exited', exitCode: 0, containment: 'cgroup' });
       // Another test file's backend may have cleaned up first; either way nothing the killed run left is still there.
       expect(pidsWithMarker(markers.escaped)).toEqual([]);
+      expect(scratchOf(host.pid ?? 0), 'its scratch directory').toEqual([]);
       expect(pidsWithMarker(markers.waiting)).toEqual([]);
       expect(cgroupsNamedFor(host.pid ?? 0)).toEqual([]);
     } finally {

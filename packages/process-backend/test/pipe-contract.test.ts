@@ -1,4 +1,4 @@
 import { describeProcessBackendContract } from '../src/contract-suite/index.ts';
 import { PipeProcessBackend } from '../src/pipe/index.ts';
 
-describeProcessBackendContract('PipeProcessBackend', () => new PipeProcessBackend({ killGraceMs: 500 }));
+describeProcessBackendContract('PipeProcessBackend', (options) => new PipeProcessBackend({ killGraceMs: 500, ...options }));

@@ -8,4 +8,4 @@ describe('PtyProcessBackend availability', () => {
   });
 });
 
-describeProcessBackendContract('PtyProcessBackend', () => new PtyProcessBackend({ killGraceMs: 500 }), { terminal: true });
+describeProcessBackendContract('PtyProcessBackend', (options) => new PtyProcessBackend({ killGraceMs: 500, ...options }), { terminal: true });

@@ -30,18 +30,38 @@ export type BashData = Omit<ProcessExit, 'status'> & { readonly status: ProcessE
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_PROCESSES = 512;
 
+/** The memory limits a command ran under: its own, and the cap all commands of the session share (from the backend's report). */
+interface MemoryLimits {
+  readonly command?: number;
+  readonly session?: number;
+}
+
 /** What the model should know beyond the exit: a limit the command ran into, and what it left running. */
-function notes(exit: ProcessExit, limits: { maxProcesses: number; maxMemoryBytes?: number }): string[] {
+function notes(exit: ProcessExit, limits: { maxProcesses: number }, memory: MemoryLimits): string[] {
   const lines: string[] = [];
   if (exit.limitHit === 'processes') lines.push(`The command reached its limit of ${limits.maxProcesses} processes; forks past it failed.`);
   if (exit.limitHit === 'memory') {
-    lines.push(`A process of the command was ended for going past its memory limit${limits.maxMemoryBytes === undefined ? '' : ` of ${limits.maxMemoryBytes} bytes`}.`);
+    lines.push(`The command was ended for going past its own memory limit${memory.command === undefined ? '' : ` of ${memory.command} bytes`}; use less memory (stream, or work in smaller parts).`);
+  }
+  if (exit.limitHit === 'session_memory') {
+    lines.push(
+      `The command was ended because the commands of this session together went past their shared memory limit${memory.session === undefined ? '' : ` of ${memory.session} bytes`}; run fewer or smaller commands at once.`,
+    );
   }
   if (exit.status === 'exited' && exit.processesEndedAfterExit > 0) {
     const count = exit.processesEndedAfterExit;
     lines.push(`${count} process${count === 1 ? '' : 'es'} it left running ${count === 1 ? 'was' : 'were'} ended when it exited; commands cannot leave anything running in the background.`);
   }
   return lines;
+}
+
+/** The limits to name in a memory note: the request's own, else the backend's default and shared cap. */
+async function memoryLimits(session: BuiltinSession, exit: ProcessExit): Promise<MemoryLimits> {
+  const own = session.limits.maxMemoryBytes;
+  if (exit.limitHit !== 'memory' && exit.limitHit !== 'session_memory') return {};
+  const report = await session.processes.containment().catch(() => undefined);
+  const caps = report?.kind === 'cgroup' ? report.memory : undefined;
+  return { command: own ?? caps?.commandBytes, session: caps?.sessionBytes };
 }
 
 function stream(name: string, output: CapturedOutput): string[] {
@@ -99,6 +119,8 @@ export const bashTool = defineTool({
         cwd,
         limits,
         env,
+        // Temporary files (sort's runs, mktemp, compilers) go to a directory of the command's own, removed once it has ended.
+        scratchDirectory: true,
         signal: own.signal,
         // Decoding for progress costs as much as the capture itself: only when someone listens.
         ...(call.progress === undefined
@@ -107,7 +129,7 @@ export const bashTool = defineTool({
       });
       // The call's own signal aborted first: the host's deadline, not this command's timeoutMs, ended it.
       const deadline: Deadline = exit.status === 'timed_out' && call.signal.aborted ? { kind: 'call' } : { kind: 'own', timeoutMs };
-      const lines = [headline(exit, deadline), ...notes(exit, limits), ...stream('stdout', exit.stdout), ...stream('stderr', exit.stderr)];
+      const lines = [headline(exit, deadline), ...notes(exit, limits, await memoryLimits(session, exit)), ...stream('stdout', exit.stdout), ...stream('stderr', exit.stderr)];
       if (exit.stdout.totalBytes === 0 && exit.stderr.totalBytes === 0) lines.push('(no output)');
       return { data: { ...exit }, output: lines.join('\n') };
     } finally {

@@ -86,6 +86,6 @@ export const BashOutput = Type.Object({
   stderr: Captured,
   durationMs: Type.Number({ minimum: 0 }),
   containment: Type.Union([Type.Literal('cgroup'), Type.Literal('process_group')]),
-  limitHit: Type.Optional(Type.Union([Type.Literal('processes'), Type.Literal('memory')])),
+  limitHit: Type.Optional(Type.Union([Type.Literal('processes'), Type.Literal('memory'), Type.Literal('session_memory')])),
   processesEndedAfterExit: Type.Integer({ minimum: 0 }),
 });

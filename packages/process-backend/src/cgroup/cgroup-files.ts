@@ -20,6 +20,12 @@ export async function writeCgroupFile(path: string, value: string): Promise<Erro
   }
 }
 
+/** Writes one value to a cgroup file, throwing an Error that names the file and value when it fails. */
+export async function mustWrite(path: string, value: string): Promise<void> {
+  const error = await writeCgroupFile(path, value);
+  if (error) throw new Error(`writing ${value} to ${path} failed: ${describeError(error)}`, { cause: error });
+}
+
 /** The pids listed in a `cgroup.procs` file; empty when the cgroup is gone. */
 export async function readPids(procsFile: string): Promise<number[]> {
   return parsePids((await readCgroupFile(procsFile)) ?? '');

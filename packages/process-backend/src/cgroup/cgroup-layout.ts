@@ -21,7 +21,7 @@ export type Freezer =
   | { readonly version: 2; readonly freeze: string; readonly events: string };
 
 export type MemoryFiles =
-  | { readonly version: 1; readonly limit: string; readonly swapLimit: string; readonly oomControl: string }
+  | { readonly version: 1; readonly limit: string; readonly swapLimit: string; readonly oomControl: string; readonly failcnt: string; readonly maxUsage: string }
   | { readonly version: 2; readonly max: string; readonly swapMax: string; readonly oomGroup: string; readonly events: string };
 
 /**
@@ -64,6 +64,8 @@ export function cgroupLayout(report: CgroupContainment, name: string, options: {
             limit: join(memory, 'memory.limit_in_bytes'),
             swapLimit: join(memory, 'memory.memsw.limit_in_bytes'),
             oomControl: join(memory, 'memory.oom_control'),
+            failcnt: join(memory, 'memory.failcnt'),
+            maxUsage: join(memory, 'memory.max_usage_in_bytes'),
           }
         : undefined,
   };

@@ -1,8 +1,10 @@
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CgroupContainment, ContainmentReport } from '../containment.ts';
 import { KILL_CONFIRM_MS } from '../shared/terminate-group.ts';
 import { currentOwner, ownerAlive, ownerOfName } from './cgroup-owner.ts';
 import { parentDirectories } from './cgroup-layout.ts';
+import { removeNestedCgroups } from './cgroup-tree.ts';
 import { CommandCgroup } from './command-cgroup.ts';
 
 export interface AbandonedCleanup {
@@ -16,7 +18,8 @@ export interface AbandonedCleanup {
 
 /**
  * Ends and removes the cgroups a crashed earlier run of this project left
- * under the report's parents (docs/decisions/0008). Only names this project
+ * under the report's parents (docs/decisions/0008), with the commands'
+ * cgroups inside a session's memory cgroup (docs/decisions/0027). Only names this project
  * makes are looked at, and only those whose owner, in this pid namespace, is
  * no longer running: a live owner's commands and every other cgroup are never
  * touched.
@@ -32,10 +35,12 @@ export async function cleanAbandonedCgroups(report: ContainmentReport, options: 
     const owner = ownerOfName(name);
     if (owner === undefined || owner.pidNamespace !== self.pidNamespace) continue;
     if (await ownerAlive(owner)) continue;
+    const seen = new Set<number>();
+    // A session cgroup holds its commands' cgroups: they are ended and removed first, or it cannot be.
+    const nested = (await Promise.all(parentDirectories(report).map((parent) => removeNestedCgroups(join(parent, name), { version: report.version, withinMs: KILL_CONFIRM_MS, seen })))).flat();
     const cgroup = await CommandCgroup.attach(report, name);
     if (cgroup === undefined) continue;
-    const seen = new Set<number>();
-    const empty = await cgroup.kill({ withinMs: KILL_CONFIRM_MS, seen });
+    const empty = (await cgroup.kill({ withinMs: KILL_CONFIRM_MS, seen })) && nested.length === 0;
     processesEnded += seen.size;
     if (empty && (await cgroup.remove())) removed.push(name);
     else failures.push({ name, message: empty ? 'the cgroup could not be removed' : 'its processes could not all be ended' });

@@ -1,10 +1,10 @@
 import { mkdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CgroupContainment, LimitKind, ProcessLimits } from '../containment.ts';
-import { pause } from '../shared/wait.ts';
-import { describeError, exists, readCounter, readPids, writeCgroupFile } from './cgroup-files.ts';
+import { describeError, exists, mustWrite, readCgroupFile, readCounter, readPids, writeCgroupFile } from './cgroup-files.ts';
 import { emptied, killMembers, signalMembers } from './cgroup-kill.ts';
-import { cgroupLayout, type CgroupLayout } from './cgroup-layout.ts';
+import { cgroupLayout, type CgroupLayout, type MemoryFiles } from './cgroup-layout.ts';
+import { removeCgroupDirectory } from './cgroup-tree.ts';
 import { commandCgroupName, currentOwner } from './cgroup-owner.ts';
 import { endOnExit, forgetOnExit } from './exit-hook.ts';
 import { placementShim, type Placement } from './placement-shim.ts';
@@ -85,10 +85,21 @@ export class CommandCgroup {
     return killMembers(this.#layout, options);
   }
 
-  /** `memory` when the OOM killer ended a process here, else `processes` when a fork was refused at pids.max. */
+  /**
+   * `memory` when the OOM killer ended a process here at this cgroup's own
+   * limit, `session_memory` when it did so at the session's (an ancestor's)
+   * limit, else `processes` when a fork was refused at pids.max. An OOM is
+   * counted on the cgroup whose limit was reached and its ancestors, never on
+   * its descendants, so a kill here without an OOM here came from above.
+   */
   async limitHit(): Promise<LimitKind | undefined> {
     const memory = this.#layout.memory;
-    if (memory !== undefined && (await readCounter(memory.version === 1 ? memory.oomControl : memory.events, 'oom_kill')) > 0) return 'memory';
+    if (memory !== undefined) {
+      const events = memory.version === 1 ? memory.oomControl : memory.events;
+      if ((await readCounter(events, 'oom_kill')) > 0) {
+        return (await reachedOwnLimit(memory)) ? 'memory' : 'session_memory';
+      }
+    }
     const pids = this.#layout.pids;
     if (pids !== undefined && (await readCounter(pids.events, 'max')) > 0) return 'processes';
     return undefined;
@@ -97,7 +108,7 @@ export class CommandCgroup {
   /** Removes every directory; false when one is still populated. A removed cgroup no longer needs ending at exit. */
   async remove(): Promise<boolean> {
     let removed = true;
-    for (const directory of this.#layout.directories) removed = (await removeDirectory(directory)) && removed;
+    for (const directory of this.#layout.directories) removed = (await removeCgroupDirectory(directory)) && removed;
     if (removed) forgetOnExit(this.#layout);
     return removed;
   }
@@ -120,21 +131,16 @@ export class CommandCgroup {
   }
 }
 
-async function mustWrite(path: string, value: string): Promise<void> {
-  const error = await writeCgroupFile(path, value);
-  if (error) throw new Error(`writing ${value} to ${path} failed: ${describeError(error)}`, { cause: error });
-}
-
-/** rmdir of a cgroup whose last process is still exiting can fail briefly with EBUSY. */
-async function removeDirectory(directory: string): Promise<boolean> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    try {
-      await rmdir(directory);
-      return true;
-    } catch (error) {
-      if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return true;
-      await pause(20);
-    }
-  }
-  return false;
+/**
+ * Whether the cgroup's own memory limit was reached: v2 counts an `oom` event
+ * on the cgroup whose limit it was; v1 has no such counter that holds with
+ * swap accounting on (the failure is then charged to neither failcnt), but a
+ * peak at the limit shows it.
+ */
+async function reachedOwnLimit(memory: MemoryFiles): Promise<boolean> {
+  if (memory.version === 2) return (await readCounter(memory.events, 'oom')) > 0;
+  const number = async (path: string) => Number((await readCgroupFile(path))?.trim());
+  if ((await number(memory.failcnt)) > 0) return true;
+  const limit = await number(memory.limit);
+  return Number.isFinite(limit) && (await number(memory.maxUsage)) >= limit;
 }

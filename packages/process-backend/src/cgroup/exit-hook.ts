@@ -9,10 +9,26 @@ import type { CgroupLayout } from './cgroup-layout.ts';
  * SIGKILL of this process runs nothing; the clean-up of the next start covers it.
  */
 const live = new Set<CgroupLayout>();
+/** Cgroups that hold the commands' cgroups (a session's), removed after them: a cgroup with children cannot be removed. */
+const containers = new Set<string>();
 let installed = false;
 
 export function endOnExit(layout: CgroupLayout): void {
   live.add(layout);
+  install();
+}
+
+/** A cgroup that only holds other cgroups, removed at exit once the commands' cgroups are gone. */
+export function removeOnExit(directory: string): void {
+  containers.add(directory);
+  install();
+}
+
+export function forgetRemoveOnExit(directory: string): void {
+  containers.delete(directory);
+}
+
+function install(): void {
   if (installed) return;
   installed = true;
   process.on('exit', endAll);
@@ -28,6 +44,8 @@ function endAll(): void {
     for (const directory of layout.directories) removeSync(directory);
   }
   live.clear();
+  for (const directory of containers) removeSync(directory);
+  containers.clear();
 }
 
 function removeSync(directory: string): void {

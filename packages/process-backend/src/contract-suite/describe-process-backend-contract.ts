@@ -1,11 +1,15 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CallAborted, isToolError } from '@openwork/tool-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContainmentOptions } from '../containment.ts';
 import type { ProcessBackend } from '../process-backend.ts';
 import { bash, killLeftovers, markerRunning, minimalEnv, shownBytes, startRun } from './contract-helpers.ts';
 import { describeContainmentContract } from './describe-containment-contract.ts';
+import { describeMemoryContract } from './describe-memory-contract.ts';
+import { describeScratchContract } from './describe-scratch-contract.ts';
 
 export interface ProcessBackendTraits {
   /** A terminal: stderr joins stdout and every `\n` arrives as `\r\n`. */
@@ -39,11 +43,12 @@ const MARKERS = Object.values(MARKER);
 /**
  * The ProcessBackend contract, one suite for every implementation (the pipe
  * and pty backends run the same bodies). Real bash processes; `make` gives a
- * fresh backend, disposed after.
+ * fresh backend, disposed after, with the containment options given added
+ * to its own (the memory cases set a small session cap).
  */
 export function describeProcessBackendContract(
   name: string,
-  make: () => ProcessBackend | Promise<ProcessBackend>,
+  make: (options?: ContainmentOptions) => ProcessBackend | Promise<ProcessBackend>,
   traits: ProcessBackendTraits = {},
 ): void {
   describe(`ProcessBackend contract: ${name}`, () => {
@@ -235,7 +240,7 @@ export function describeProcessBackendContract(
     it('lists the group while it runs and dispose kills it (and, under a cgroup, what left the group)', async () => {
       const own = await make();
       const contained = (await own.containment()).kind === 'cgroup';
-      const run = startRun(own, { argv: bash(`setsid ${MARKER.disposedEscaped} & echo started; ${MARKER.disposed}`), cwd, env });
+      const run = startRun(own, { argv: bash(`setsid ${MARKER.disposedEscaped} & echo "started $TMPDIR"; ${MARKER.disposed}`), cwd, env, scratchDirectory: true });
       await run.seen('started');
       expect(own.liveGroups()).toHaveLength(1);
       await own.dispose();
@@ -243,6 +248,9 @@ export function describeProcessBackendContract(
       expect(result.status).toBe('cancelled');
       expect(own.liveGroups()).toEqual([]);
       expect(markerRunning(MARKER.disposed)).toBe(false);
+      const scratch = /started (\S+)/.exec(result.stdout.text)?.[1] ?? '';
+      expect(scratch).toContain('openwork-scratch-');
+      expect(existsSync(scratch), 'the scratch directory goes with the disposed command').toBe(false);
       if (contained) expect(markerRunning(MARKER.disposedEscaped)).toBe(false);
       else killLeftovers(MARKER.disposedEscaped);
       const after: unknown = await own.run({ argv: bash('true'), cwd, env, signal: new AbortController().signal }).catch((caught: unknown) => caught);
@@ -254,5 +262,7 @@ export function describeProcessBackendContract(
       () => cwd,
       { terminal: traits.terminal ?? false, processGroupsOnly: traits.processGroupsOnly ?? false },
     );
+    describeMemoryContract(make, () => cwd, { processGroupsOnly: traits.processGroupsOnly ?? false });
+    describeScratchContract(() => backend, () => cwd, { processGroupsOnly: traits.processGroupsOnly ?? false });
   });
 }

@@ -42,7 +42,7 @@ export class PipeProcessBackend implements ProcessBackend {
       this.#table,
       this.#defaults,
       () => this.#containment.prepare(request),
-      (sinks, argv) => startPipeChild(request, sinks, argv),
+      (sinks, argv, env) => startPipeChild({ ...request, env }, sinks, argv),
     );
   }
 
@@ -50,7 +50,8 @@ export class PipeProcessBackend implements ProcessBackend {
     return this.#table.list();
   }
 
-  dispose(): Promise<void> {
-    return this.#table.dispose({ graceMs: this.#defaults.killGraceMs });
+  async dispose(): Promise<void> {
+    await this.#table.dispose({ graceMs: this.#defaults.killGraceMs });
+    await this.#containment.dispose();
   }
 }

@@ -52,11 +52,11 @@ export class PtyProcessBackend implements ProcessBackend {
       this.#table,
       this.#defaults,
       () => this.#containment.prepare(request),
-      async (sinks, argv) => {
+      async (sinks, argv, env) => {
         const pty = await loadNodePty().catch((error: unknown) => {
           throw spawnFailed(request, `node-pty is not available (${error instanceof Error ? error.message : String(error)})`, error);
         });
-        return startPtyChild(pty, request, sinks, argv);
+        return startPtyChild(pty, { ...request, env }, sinks, argv);
       },
     );
   }
@@ -65,7 +65,8 @@ export class PtyProcessBackend implements ProcessBackend {
     return this.#table.list();
   }
 
-  dispose(): Promise<void> {
-    return this.#table.dispose({ graceMs: this.#defaults.killGraceMs });
+  async dispose(): Promise<void> {
+    await this.#table.dispose({ graceMs: this.#defaults.killGraceMs });
+    await this.#containment.dispose();
   }
 }

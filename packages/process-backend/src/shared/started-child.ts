@@ -24,7 +24,8 @@ export interface OutputSinks {
 
 /**
  * Starts the command or throws ToolError `spawn_failed`. `argv` is what to
- * spawn: the request's own, or a shim that joins the command's cgroup first.
+ * spawn: the request's own, or a shim that joins the command's cgroup first;
+ * `env` the request's, with the scratch directory added when it asked for one.
  */
-export type StartChild = (sinks: OutputSinks, argv: readonly string[]) => Promise<StartedChild>;
+export type StartChild = (sinks: OutputSinks, argv: readonly string[], env: Readonly<Record<string, string>>) => Promise<StartedChild>;
 

@@ -2,6 +2,7 @@ import { abortKind, ToolError } from '@openwork/tool-contract';
 import type { ProcessExit, ProcessStatus, SpawnRequest } from '../process-backend.ts';
 import type { CommandContainer } from './command-container.ts';
 import { OutputSink } from './output-sink.ts';
+import { makeScratchDirectory, scratchEnvironment, withScratchDirectory } from './scratch-directory.ts';
 import type { ProcessTable } from './process-table.ts';
 import { spawnFailed } from './spawn-failed.ts';
 import type { LeaderExit, StartChild, StartedChild } from './started-child.ts';
@@ -46,10 +47,19 @@ export async function runSupervised(
       stdout: new OutputSink(request.capture, request.onStdout),
       stderr: new OutputSink(request.capture, request.onStderr),
     };
-    const container = await prepare();
+    let container = await prepare();
+    let env = request.env;
+    if (request.scratchDirectory === true) {
+      const scratch = await makeScratchDirectory().catch(async (error: unknown) => {
+        await container.release();
+        throw spawnFailed(request, `its scratch directory could not be made (${error instanceof Error ? error.message : String(error)})`, error);
+      });
+      container = withScratchDirectory(container, scratch);
+      env = { ...request.env, ...scratchEnvironment(scratch) };
+    }
     let child: StartedChild;
     try {
-      child = await start(sinks, container.argv);
+      child = await start(sinks, container.argv, env);
     } catch (error) {
       await container.release();
       throw error;
