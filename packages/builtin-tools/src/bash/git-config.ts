@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { isToolError } from '@openwork/tool-contract';
 import type { ProcessBackend } from '@openwork/process-backend';
 import { autoRunEnvironment } from './auto-run-environment.ts';
@@ -15,6 +16,14 @@ export type GitRepositoryConfig =
       readonly entries: readonly GitConfigEntry[];
       /** Where the repository's objects and configuration are (`rev-parse --absolute-git-dir`): a `.git` file or symlink can put them anywhere. */
       readonly gitDirectory?: string;
+      /** Where the objects, references and configuration shared by all work trees are (`--git-common-dir`): a `commondir` file can put them anywhere. */
+      readonly commonDirectory?: string;
+      /** The object directory (`--git-path objects`). */
+      readonly objectDirectory?: string;
+      /** Other object directories git reads objects from (`objects/info/alternates`, nested ones too), as `count-objects -v` lists them. */
+      readonly alternates?: readonly string[];
+      /** The top of the work tree, absent in a bare repository: git resolves some file options from there. */
+      readonly topLevel?: string;
     }
   | { readonly repository: false };
 
@@ -80,6 +89,18 @@ export function parseGitConfigList(text: string): GitConfigEntry[] {
   return entries;
 }
 
+/** The `alternate:` lines of `git count-objects -v`, each an absolute directory; a quoted one (unusual characters) is not read. */
+export function parseAlternates(text: string): string[] {
+  const alternates: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('alternate: ')) continue;
+    const path = line.slice('alternate: '.length);
+    if (path.startsWith('"')) throw new Error(`git names an alternate object directory with characters it quotes: ${path}`);
+    alternates.push(path);
+  }
+  return alternates;
+}
+
 /**
  * Reads a repository's configuration through the session's process
  * backend, with the same environment an auto-run command gets, so that
@@ -105,6 +126,23 @@ export function gitConfigReader(processes: ProcessBackend, environment: Readonly
     if (listed?.status !== 'exited' || listed.exitCode !== 0 || listed.stdout.truncated) {
       throw new Error(`git config could not be read in ${directory}: ${listed?.stderr.text.trim() ?? 'git is missing'}`);
     }
-    return { repository: true, entries: parseGitConfigList(listed.stdout.text), ...(gitDirectory === '' ? {} : { gitDirectory }) };
+    const where = await run(directory, ['rev-parse', '--git-common-dir', '--git-path', 'objects'], signal);
+    const [common, objects] = where?.status === 'exited' && where.exitCode === 0 ? where.stdout.text.split('\n') : [];
+    if (common === undefined || common === '' || objects === undefined || objects === '') throw new Error(`git could not say where the repository in ${directory} keeps its objects`);
+    const counted = await run(directory, ['count-objects', '-v'], signal);
+    if (counted?.status !== 'exited' || counted.exitCode !== 0) throw new Error(`git could not list the alternate object directories in ${directory}`);
+    const alternates = parseAlternates(counted.stdout.text);
+    const top = await run(directory, ['rev-parse', '--show-toplevel'], signal);
+    const topLevel = top?.status === 'exited' && top.exitCode === 0 ? top.stdout.text.replace(/\n$/, '') : '';
+    return {
+      repository: true,
+      entries: parseGitConfigList(listed.stdout.text),
+      ...(gitDirectory === '' ? {} : { gitDirectory }),
+      // rev-parse prints these relative to where it ran unless they are elsewhere.
+      commonDirectory: posix.resolve(directory, common),
+      objectDirectory: posix.resolve(directory, objects),
+      alternates,
+      ...(topLevel === '' ? {} : { topLevel }),
+    };
   };
 }

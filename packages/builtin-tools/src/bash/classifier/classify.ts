@@ -40,7 +40,7 @@ const MAX_COMMAND_CHARS = 16 * 1024;
 const MAX_BASES = 8;
 
 function ask(reason: string, commands: readonly ParsedCommand[] = []): CommandClassification {
-  return { verdict: 'ask', list: null, rule: 'ask', reason, commands, writePaths: [], recursivePaths: [], writeThrough: [], newTrees: [], readPaths: [], git: [] };
+  return { verdict: 'ask', list: null, rule: 'ask', reason, commands, writePaths: [], recursivePaths: [], writeThrough: [], newTrees: [], readPaths: [], git: [], jqPrograms: [] };
 }
 
 function checkCommand(command: SimpleCommand, options: ClassifyOptions): ProgramVerdict & { readonly allowRule?: true } {
@@ -161,6 +161,7 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
     const recursivePaths: string[] = [];
     const readPaths: ReadPath[] = [];
     const gitInvocations: GitInvocation[] = [];
+    const jqPrograms: string[] = [];
     let bases: string[] = ['.'];
     let usesGate = false;
     let usesAllowRule = false;
@@ -188,7 +189,12 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
         if (verdict.git !== undefined) {
           const located = fromBase(base, verdict.git.directory, 'git -C');
           if ('problem' in located) return refused(located.problem);
-          gitInvocations.push({ directory: located.path, subcommand: verdict.git.subcommand });
+          gitInvocations.push({ directory: located.path, subcommand: verdict.git.subcommand, ...(verdict.git.files === undefined ? {} : { files: verdict.git.files }) });
+        }
+        for (const program of verdict.jqPrograms ?? []) {
+          const located = fromBase(base, program, 'the jq program');
+          if ('problem' in located) return refused(located.problem);
+          jqPrograms.push(located.path);
         }
       }
       if (verdict.writePaths !== undefined) {
@@ -247,6 +253,7 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
       recursivePaths,
       readPaths,
       git: gitInvocations,
+      jqPrograms,
     };
   } finally {
     tree.delete();
