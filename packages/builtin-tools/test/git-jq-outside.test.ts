@@ -220,6 +220,18 @@ describe('the repository a git command uses lies inside the roots', () => {
     expect(decision.reason).toContain('linked work tree');
   });
 
+  it('a file the repository configuration names outside the roots asks (blame.ignoreRevsFile prints its first line)', async () => {
+    await repository();
+    git(h.ws, 'config', 'blame.ignoreRevsFile', '../OUT/secret');
+    await expectAsks('git blame a.txt', 'SECRET-LINE', 'blame.ignorerevsfile');
+    await expectAsks('git -C sub blame s.txt', 'SECRET-LINE', 'blame.ignorerevsfile');
+    git(h.ws, 'config', 'blame.ignoreRevsFile', '~/x');
+    expect((await decide('git blame a.txt')).reason).toContain('home directory');
+    await writeFile(join(h.ws, '.git-blame-ignore-revs'), '\n');
+    git(h.ws, 'config', 'blame.ignoreRevsFile', '.git-blame-ignore-revs');
+    expect((await decide('git -C sub blame s.txt')).verdict).toBe('allow');
+  });
+
   it('an ordinary repository nested in the workspace still runs on its own', async () => {
     await repository();
     git(h.ws, 'init', '-q', 'vendor/good');

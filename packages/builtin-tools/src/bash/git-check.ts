@@ -3,7 +3,7 @@ import { isToolError } from '@openwork/tool-contract';
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { PathGuard } from '@openwork/path-guard';
 import type { CommandClassification } from './classifier/index.ts';
-import { judgeGitConfig } from './git-config.ts';
+import { judgeGitConfig, TRUSTED_SCOPES } from './git-config.ts';
 import type { GitConfigReader, GitRepositoryConfig } from './git-config.ts';
 
 /** Errors of the guard that mean the path leads out of the roots; the rest (a missing file) the program reports itself. */
@@ -64,6 +64,25 @@ async function repositoryOutside(paths: PathGuard, config: Extract<GitRepository
   return undefined;
 }
 
+/**
+ * Keys naming a file a read-only command opens: `blame.ignoreRevsFile`
+ * prints the first line it cannot parse, the others shape what is shown.
+ */
+const FILE_KEYS = new Set(['blame.ignorerevsfile', 'diff.orderfile', 'mailmap.file', 'core.excludesfile', 'core.attributesfile', 'gpg.ssh.allowedsignersfile', 'gpg.ssh.revocationfile']);
+
+/** Why a file the repository's own configuration names lies outside the roots, or undefined; git opens a relative one from the top of the work tree. */
+async function configuredFileOutside(paths: PathGuard, config: Extract<GitRepositoryConfig, { repository: true }>, directory: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+  for (const entry of config.entries) {
+    if (TRUSTED_SCOPES.has(entry.scope) || !FILE_KEYS.has(entry.key.toLowerCase()) || entry.value === '') continue;
+    if (entry.value.startsWith('~')) return `the repository's configuration names a file in a home directory: ${entry.key} = ${entry.value}`;
+    for (const base of new Set([config.topLevel ?? directory, directory])) {
+      const kind = await outsideReadableRoots(paths, posix.resolve(base, entry.value), signal);
+      if (kind !== undefined) return `the repository's configuration names a file outside the readable roots: ${entry.key} = ${entry.value} (${kind})`;
+    }
+  }
+  return undefined;
+}
+
 export interface GitCheckOptions {
   readonly signal?: AbortSignal;
   readonly filesystem?: AsyncFileSystem;
@@ -93,6 +112,8 @@ export async function checkGit(paths: PathGuard, classification: CommandClassifi
       if (config.repository) {
         const outside = await repositoryOutside(paths, config, options.filesystem, options.signal);
         if (outside !== undefined) return { ask: `the repository of ${invocation.directory} ${outside}` };
+        const named = await configuredFileOutside(paths, config, directory, options.signal);
+        if (named !== undefined) return { ask: named };
         const findings = judgeGitConfig(config.entries);
         if (findings.asks.length > 0) return { ask: `the repository's configuration names a program git would run: ${findings.asks.join(', ')}` };
         for (const key of findings.neutralized) neutralized.add(key);

@@ -31,7 +31,7 @@ export type GitRepositoryConfig =
 export type GitConfigReader = (directory: string, signal?: AbortSignal) => Promise<GitRepositoryConfig>;
 
 /** Scopes the person or the machine's administrator wrote; the rest ships with, or is written into, the repository. */
-const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
+export const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
 
 /** Keys whose value is a program git runs, that the overrides turn off. */
 const NEUTRALIZED: readonly RegExp[] = [/^core\.fsmonitor$/, /^core\.hookspath$/, /^core\.pager$/, /^pager\./];
@@ -119,15 +119,13 @@ export function gitConfigReader(processes: ProcessBackend, environment: Readonly
     }
   };
   return async (directory, signal) => {
-    const inside = await run(directory, ['rev-parse', '--absolute-git-dir'], signal);
+    const inside = await run(directory, ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--git-path', 'objects'], signal);
     if (inside?.status !== 'exited' || inside.exitCode !== 0) return { repository: false };
-    const gitDirectory = inside.stdout.text.replace(/\n$/, '');
+    const [gitDirectory = '', common, objects] = inside.stdout.text.split('\n');
     const listed = await run(directory, ['config', '--list', '--show-scope', '-z'], signal);
     if (listed?.status !== 'exited' || listed.exitCode !== 0 || listed.stdout.truncated) {
       throw new Error(`git config could not be read in ${directory}: ${listed?.stderr.text.trim() ?? 'git is missing'}`);
     }
-    const where = await run(directory, ['rev-parse', '--git-common-dir', '--git-path', 'objects'], signal);
-    const [common, objects] = where?.status === 'exited' && where.exitCode === 0 ? where.stdout.text.split('\n') : [];
     if (common === undefined || common === '' || objects === undefined || objects === '') throw new Error(`git could not say where the repository in ${directory} keeps its objects`);
     const counted = await run(directory, ['count-objects', '-v'], signal);
     if (counted?.status !== 'exited' || counted.exitCode !== 0) throw new Error(`git could not list the alternate object directories in ${directory}`);
