@@ -86,6 +86,8 @@ export const git: ProgramCheck = (program, args) => {
       }
       if (fileOptions.long.includes(bare)) {
         const value = equals === -1 ? rest[(position += 1)] : { value: arg.slice(equals + 1), unquoted: (word?.unquoted ?? '').slice(equals + 1) };
+        // git opens this name inside every directory it lists: a path in it can lead from any of them, not only from here.
+        if (bare === 'exclude-per-directory' && value?.value.includes('/') === true) return refuse(`git ${subcommand} --${bare} takes a file name, not a path`);
         const problem = addFile(value, `--${bare}`);
         if (problem !== undefined) return refuse(problem);
       }
