@@ -297,3 +297,32 @@ describe('jq loads no module and reads no file outside the roots', () => {
     expect(await output(command, decision)).toContain('[{"a":1}]');
   });
 });
+
+describe('a filesystem command in the same line cannot change what git or jq was checked against', () => {
+  it('acceptEdits: a copy before git or jq in one line asks', async () => {
+    await repository();
+    await mkdir(join(h.ws, 'vendor', 'evil'), { recursive: true });
+    await mkdir(join(h.ws, 'vendor', 'evil-gitdir'));
+    await writeFile(join(h.ws, 'vendor', 'evil', '.git'), 'gitdir: ../evil-gitdir\n');
+    await writeFile(join(h.ws, 'vendor', 'evil-gitdir', 'HEAD'), 'ref: refs/heads/master\n');
+    await writeFile(join(h.ws, 'prog.jq'), '.\n');
+    await writeFile(join(h.ws, 'evil.jq'), 'import "data" as $d {search: "../OUT"}; $d\n');
+    for (const command of ['cp evil.jq prog.jq && jq -n -f prog.jq', 'mkdir -p x && git -C vendor/evil log -p', 'touch a.txt; git status']) {
+      const decision = await decide(command, 'acceptEdits');
+      expect(decision.verdict, command).toBe('ask');
+      expect(decision.reason, command).toContain('run them one at a time');
+    }
+  });
+});
+
+it('acceptEdits: a read after cp -r in one line asks, since the copy may hold a symlink that leads outside', async () => {
+  await mkdir(join(h.ws, 'd'));
+  await symlink(out, join(h.ws, 'd', 'l'));
+  const command = 'cp -r d e && cat e/l/secret';
+  const decision = await decide(command, 'acceptEdits');
+  expect(decision.verdict).toBe('ask');
+  expect(decision.reason).toContain('run them one at a time');
+  // The route is real: cp -r copies the symlink as it is.
+  expect(await output(command)).toContain('SECRET-LINE');
+  expect((await decide('cp -r d f', 'acceptEdits')).verdict).toBe('allow');
+});

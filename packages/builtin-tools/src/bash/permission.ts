@@ -125,6 +125,10 @@ export async function decideBashCommand(
   const classification = started;
   const readProblem = await checkReads(paths, classification, options);
   if (readProblem !== undefined) return asking(effect.command, readProblem);
+  // What git and jq will read is checked on the disk as it is before the line runs; a copy, move or removal before them changes it.
+  if (classification.list === 'filesystem_gate' && (classification.git.length > 0 || classification.jqPrograms.length > 0)) {
+    return asking(effect.command, 'a filesystem command in the same line may change the repository or program git or jq reads after it was checked; run them one at a time');
+  }
   const jqProblem = await checkJqPrograms(paths, classification.jqPrograms, options);
   if (jqProblem !== undefined) return asking(effect.command, jqProblem);
   const through = new Set(classification.writeThrough);

@@ -180,6 +180,10 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
         if (operand.paths.some((path) => path.glob === true)) return refused('a glob in a < redirect is only known when the shell runs');
         reads.push(...operand.paths);
       }
+      // A copy can bring a symlink (cp -r copies them as they are) to where a later read in the line goes through it.
+      if (copiedOrMoved && (reads.length > 0 || verdict.git !== undefined)) {
+        return refused('a command after a cp or mv in the same line may read through what that one just made; run them one at a time');
+      }
       for (const base of bases) {
         for (const read of reads) {
           const located = fromBase(base, read.path, 'the path');
