@@ -6,6 +6,7 @@ import type { PermissionDecision } from '@openwork/tool-contract';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bashTool, builtinTools, createCommandClassifier, decideBashCommand, gitConfigReader } from '../src/index.ts';
 import type { BashData, CommandClassifier } from '../src/index.ts';
+import { parseAlternates } from '../src/bash/git-config.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 let classifier: CommandClassifier;
@@ -325,4 +326,9 @@ it('acceptEdits: a read after cp -r in one line asks, since the copy may hold a 
   // The route is real: cp -r copies the symlink as it is.
   expect(await output(command)).toContain('SECRET-LINE');
   expect((await decide('cp -r d f', 'acceptEdits')).verdict).toBe('allow');
+});
+
+it('count-objects -v: each alternate line is read, and a quoted one is refused rather than guessed', () => {
+  expect(parseAlternates('count: 0\nalternate: /a/objects\nalternate: /b c/objects\n')).toEqual(['/a/objects', '/b c/objects']);
+  expect(() => parseAlternates('alternate: "/a\\nb/objects"\n')).toThrow('quotes');
 });

@@ -95,7 +95,7 @@ export const git: ProgramCheck = (program, args) => {
     }
     if (options && arg.startsWith('-') && arg !== '-') {
       // A bundle (`-wS file`, `-wSfile`): the first file letter takes the rest of the word, or the next word.
-      const letter = [...arg.slice(1)].findIndex((flag) => fileOptions.short.includes(flag));
+      const letter = arg.slice(1).split('').findIndex((flag) => fileOptions.short.includes(flag));
       if (letter === -1) continue;
       const attached = arg.slice(letter + 2);
       const value = attached === '' ? rest[(position += 1)] : { value: attached, unquoted: (word?.unquoted ?? '').slice(letter + 2) };
