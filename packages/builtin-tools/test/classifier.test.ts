@@ -140,7 +140,9 @@ const CASES: readonly Case[] = [
   // The acceptEdits filesystem gate (paths are checked by decideBashCommand).
   ['mkdir -p build/out', E, 'allow', 'filesystem_gate:mkdir'],
   ['touch notes.md', E, 'allow', 'filesystem_gate:touch'],
-  ['cp -r src backup && ls backup', E, 'allow', 'filesystem_gate:cp, read_only:ls'],
+  ['cp -r src backup && ls', E, 'allow', 'filesystem_gate:cp, read_only:ls'],
+  // cp -r copies symlinks as they are: a relative one copied elsewhere can lead out of the roots.
+  ['cp -r src backup && ls backup', E, 'ask', 'read through what that one just made'],
   ['mv a.txt b.txt', E, 'allow', 'filesystem_gate:mv'],
   ['rm -f build/*.o', E, 'allow', 'filesystem_gate:rm'],
   ['rm -rf build', E, 'allow', 'filesystem_gate:rm'],

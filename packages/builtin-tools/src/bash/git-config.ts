@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { isToolError } from '@openwork/tool-contract';
 import type { PathGuard } from '@openwork/path-guard';
 import type { ProcessBackend } from '@openwork/process-backend';
@@ -17,6 +18,14 @@ export type GitRepositoryConfig =
       readonly entries: readonly GitConfigEntry[];
       /** Where the repository's objects and configuration are (`rev-parse --absolute-git-dir`): a `.git` file or symlink can put them anywhere. */
       readonly gitDirectory?: string;
+      /** Where the objects, references and configuration shared by all work trees are (`--git-common-dir`): a `commondir` file can put them anywhere. */
+      readonly commonDirectory?: string;
+      /** The object directory (`--git-path objects`). */
+      readonly objectDirectory?: string;
+      /** Other object directories git reads objects from (`objects/info/alternates`, nested ones too), as `count-objects -v` lists them. */
+      readonly alternates?: readonly string[];
+      /** The top of the work tree, absent in a bare repository: git resolves some file options from there. */
+      readonly topLevel?: string;
     }
   | { readonly repository: false };
 
@@ -24,7 +33,7 @@ export type GitRepositoryConfig =
 export type GitConfigReader = (directory: string, signal?: AbortSignal) => Promise<GitRepositoryConfig>;
 
 /** Scopes the person or the machine's administrator wrote; the rest ships with, or is written into, the repository. */
-const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
+export const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
 
 /** Keys whose value is a program git runs, that the overrides turn off. */
 const NEUTRALIZED: readonly RegExp[] = [/^core\.fsmonitor$/, /^core\.hookspath$/, /^core\.pager$/, /^pager\./];
@@ -82,6 +91,18 @@ export function parseGitConfigList(text: string): GitConfigEntry[] {
   return entries;
 }
 
+/** The `alternate:` lines of `git count-objects -v`, each an absolute directory; a quoted one (unusual characters) is not read. */
+export function parseAlternates(text: string): string[] {
+  const alternates: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('alternate: ')) continue;
+    const path = line.slice('alternate: '.length);
+    if (path.startsWith('"')) throw new Error(`git names an alternate object directory with characters it quotes: ${path}`);
+    alternates.push(path);
+  }
+  return alternates;
+}
+
 export interface GitConfigReaderOptions {
   /** The session's guard: `git` is then found only outside its roots, as an auto-run command's is; without it, on the host's absolute PATH. */
   readonly paths?: PathGuard;
@@ -107,13 +128,28 @@ export function gitConfigReader(processes: ProcessBackend, environment: Readonly
     }
   };
   return async (directory, signal) => {
-    const inside = await run(directory, ['rev-parse', '--absolute-git-dir'], signal);
+    const inside = await run(directory, ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--git-path', 'objects'], signal);
     if (inside?.status !== 'exited' || inside.exitCode !== 0) return { repository: false };
-    const gitDirectory = inside.stdout.text.replace(/\n$/, '');
+    const [gitDirectory = '', common, objects] = inside.stdout.text.split('\n');
     const listed = await run(directory, ['config', '--list', '--show-scope', '-z'], signal);
     if (listed?.status !== 'exited' || listed.exitCode !== 0 || listed.stdout.truncated) {
       throw new Error(`git config could not be read in ${directory}: ${listed?.stderr.text.trim() ?? 'git is missing'}`);
     }
-    return { repository: true, entries: parseGitConfigList(listed.stdout.text), ...(gitDirectory === '' ? {} : { gitDirectory }) };
+    if (common === undefined || common === '' || objects === undefined || objects === '') throw new Error(`git could not say where the repository in ${directory} keeps its objects`);
+    const counted = await run(directory, ['count-objects', '-v'], signal);
+    if (counted?.status !== 'exited' || counted.exitCode !== 0) throw new Error(`git could not list the alternate object directories in ${directory}`);
+    const alternates = parseAlternates(counted.stdout.text);
+    const top = await run(directory, ['rev-parse', '--show-toplevel'], signal);
+    const topLevel = top?.status === 'exited' && top.exitCode === 0 ? top.stdout.text.replace(/\n$/, '') : '';
+    return {
+      repository: true,
+      entries: parseGitConfigList(listed.stdout.text),
+      ...(gitDirectory === '' ? {} : { gitDirectory }),
+      // rev-parse prints these relative to where it ran unless they are elsewhere.
+      commonDirectory: posix.resolve(directory, common),
+      objectDirectory: posix.resolve(directory, objects),
+      alternates,
+      ...(topLevel === '' ? {} : { topLevel }),
+    };
   };
 }

@@ -4,8 +4,9 @@ import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { CheckedPath, PathGuard } from '@openwork/path-guard';
 import type { CommandAllowRule, CommandClassification, CommandClassifier, PermissionMode } from './classifier/index.ts';
-import { judgeGitConfig } from './git-config.ts';
+import { checkGit, LEADS_OUT } from './git-check.ts';
 import type { GitConfigReader } from './git-config.ts';
+import { checkJqPrograms } from './jq-programs.ts';
 
 export interface BashDecisionOptions {
   readonly signal?: AbortSignal;
@@ -69,12 +70,11 @@ async function fromWorkdir(
     recursivePaths: classification.recursivePaths.map(move),
     readPaths: classification.readPaths.map((read) => ({ ...read, path: move(read.path) })),
     git: classification.git.map((invocation) => ({ ...invocation, directory: move(invocation.directory) })),
+    jqPrograms: classification.jqPrograms.map(move),
   };
   return problem ?? moved;
 }
 
-/** Errors of the guard that mean the path leads out of the roots; the rest (a missing file) the program reports itself. */
-const LEADS_OUT = new Set(['outside_root', 'symlink_loop']);
 
 async function checkReads(paths: PathGuard, classification: CommandClassification, options: BashDecisionOptions): Promise<string | undefined> {
   const signal = options.signal === undefined ? {} : { signal: options.signal };
@@ -107,50 +107,6 @@ async function checkReads(paths: PathGuard, classification: CommandClassificatio
   return undefined;
 }
 
-/** The guard's reason when a path leads out of the readable roots, else undefined. */
-async function outsideReadableRoots(paths: PathGuard, path: string, signal: AbortSignal | undefined): Promise<string | undefined> {
-  try {
-    await paths.resolvePath(path, 'read', 'must_exist', signal === undefined ? {} : { signal });
-    return undefined;
-  } catch (error) {
-    if (!isToolError(error)) throw error;
-    return LEADS_OUT.has(error.kind) ? error.kind : undefined;
-  }
-}
-
-async function checkGit(paths: PathGuard, classification: CommandClassification, options: BashDecisionOptions): Promise<{ ask: string } | { note: string }> {
-  if (classification.git.length === 0) return { note: '' };
-  if (options.gitConfig === undefined) return { ask: "git runs programs its repository's configuration names, and that configuration was not checked" };
-  const neutralized = new Set<string>();
-  const seen = new Set<string>();
-  for (const invocation of classification.git) {
-    const directory = posix.resolve(paths.workingDirectory, invocation.directory);
-    if (seen.has(directory)) continue;
-    seen.add(directory);
-    let config;
-    try {
-      config = await options.gitConfig(directory, options.signal);
-    } catch (error) {
-      return { ask: `the repository's configuration could not be checked (${error instanceof Error ? error.message : String(error)})` };
-    }
-    if (!config.repository) {
-      // Outside a repository `git diff` compares any two files (--no-index).
-      if (classification.git.some((each) => each.subcommand === 'diff')) return { ask: `${invocation.directory} is not in a repository, where git diff compares any two files on the disk` };
-      continue;
-    }
-    if (config.gitDirectory !== undefined) {
-      // The objects git shows come from its directory: one outside the roots (a .git symlink, a gitdir: file) is a read outside them.
-      const where = await outsideReadableRoots(paths, config.gitDirectory, options.signal);
-      if (where !== undefined) return { ask: `the repository of ${invocation.directory} is kept at ${config.gitDirectory}, which is outside the readable roots (${where})` };
-    }
-    const findings = judgeGitConfig(config.entries);
-    if (findings.asks.length > 0) return { ask: `the repository's configuration names a program git would run: ${findings.asks.join(', ')}` };
-    for (const key of findings.neutralized) neutralized.add(key);
-  }
-  const set = neutralized.size === 0 ? '' : `; the repository sets ${[...neutralized].join(', ')}, overridden`;
-  return { note: `; git runs with the repository's programs turned off (core.fsmonitor, core.hooksPath, pagers) and no optional locks${set}` };
-}
-
 /**
  * The permission verdict for one bash command (seed §8): allow when the
  * classifier accepts it, every path it reads is inside a readable root,
@@ -173,6 +129,12 @@ export async function decideBashCommand(
   const classification = started;
   const readProblem = await checkReads(paths, classification, options);
   if (readProblem !== undefined) return asking(effect.command, readProblem);
+  // What git and jq will read is checked on the disk as it is before the line runs; a copy, move or removal before them changes it.
+  if (classification.list === 'filesystem_gate' && (classification.git.length > 0 || classification.jqPrograms.length > 0)) {
+    return asking(effect.command, 'a filesystem command in the same line may change the repository or program git or jq reads after it was checked; run them one at a time');
+  }
+  const jqProblem = await checkJqPrograms(paths, classification.jqPrograms, options);
+  if (jqProblem !== undefined) return asking(effect.command, jqProblem);
   const through = new Set(classification.writeThrough);
   for (const path of [...classification.writePaths, ...classification.writeThrough]) {
     let checked: CheckedPath;

@@ -40,7 +40,7 @@ const MAX_COMMAND_CHARS = 16 * 1024;
 const MAX_BASES = 8;
 
 function ask(reason: string, commands: readonly ParsedCommand[] = []): CommandClassification {
-  return { verdict: 'ask', list: null, rule: 'ask', reason, commands, writePaths: [], recursivePaths: [], writeThrough: [], newTrees: [], readPaths: [], git: [] };
+  return { verdict: 'ask', list: null, rule: 'ask', reason, commands, writePaths: [], recursivePaths: [], writeThrough: [], newTrees: [], readPaths: [], git: [], jqPrograms: [] };
 }
 
 function checkCommand(command: SimpleCommand, options: ClassifyOptions): ProgramVerdict & { readonly allowRule?: true } {
@@ -161,6 +161,7 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
     const recursivePaths: string[] = [];
     const readPaths: ReadPath[] = [];
     const gitInvocations: GitInvocation[] = [];
+    const jqPrograms: string[] = [];
     let bases: string[] = ['.'];
     let usesGate = false;
     let usesAllowRule = false;
@@ -179,6 +180,10 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
         if (operand.paths.some((path) => path.glob === true)) return refused('a glob in a < redirect is only known when the shell runs');
         reads.push(...operand.paths);
       }
+      // A copy can bring a symlink (cp -r copies them as they are) to where a later read in the line goes through it.
+      if (copiedOrMoved && (reads.length > 0 || verdict.git !== undefined)) {
+        return refused('a command after a cp or mv in the same line may read through what that one just made; run them one at a time');
+      }
       for (const base of bases) {
         for (const read of reads) {
           const located = fromBase(base, read.path, 'the path');
@@ -188,7 +193,12 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
         if (verdict.git !== undefined) {
           const located = fromBase(base, verdict.git.directory, 'git -C');
           if ('problem' in located) return refused(located.problem);
-          gitInvocations.push({ directory: located.path, subcommand: verdict.git.subcommand });
+          gitInvocations.push({ directory: located.path, subcommand: verdict.git.subcommand, ...(verdict.git.files === undefined ? {} : { files: verdict.git.files }) });
+        }
+        for (const program of verdict.jqPrograms ?? []) {
+          const located = fromBase(base, program, 'the jq program');
+          if ('problem' in located) return refused(located.problem);
+          jqPrograms.push(located.path);
         }
       }
       if (verdict.writePaths !== undefined) {
@@ -247,6 +257,7 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
       recursivePaths,
       readPaths,
       git: gitInvocations,
+      jqPrograms,
     };
   } finally {
     tree.delete();

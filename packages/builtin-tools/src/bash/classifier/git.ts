@@ -1,6 +1,9 @@
 import { refuse } from './verdict.ts';
-import { hasGlob } from './word.ts';
-import type { ProgramCheck } from './verdict.ts';
+import { abbreviates, DENIED_LONG, FILE_OPTIONS } from './git-options.ts';
+import { readOperand } from './reads.ts';
+import { hasGlob, joinParts, quotedPart } from './word.ts';
+import type { Word } from './word.ts';
+import type { ProgramCheck, ReadOperand } from './verdict.ts';
 
 /** Options before the subcommand that change nothing but where git looks or how it prints. */
 const GLOBAL_FLAGS = new Set(['--no-pager', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects', '--version']);
@@ -20,30 +23,6 @@ const GLOBAL_DENIED: Readonly<Record<string, string>> = {
 
 /** Subcommands that only read the repository. */
 const READ_SUBCOMMANDS = new Set(['status', 'log', 'diff', 'show', 'ls-files', 'rev-parse', 'blame']);
-
-/** Flags of those subcommands that write a file, run a program, or open a pager. */
-const SUBCOMMAND_DENIED: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^--output(=|$)/, 'writes its output to a file'],
-  [/^--ext-diff$/, 'runs an external diff program'],
-  [/^--textconv$/, 'runs the configured textconv programs'],
-  [/^--open-files-in-pager/, 'runs a pager'],
-  [/^-O/, 'reads an order file from anywhere, which is not classified'],
-  [/^--exec(=|$)/, 'runs a program'],
-  [/^--upload-pack|^--receive-pack/, 'runs a program'],
-  [/^--no-index$/, 'compares any two files on the disk, inside the roots or not'],
-  [/^--help$/, 'opens the manual through a viewer the configuration can name (man.viewer, help.format)'],
-];
-
-/** Flags whose value is a file git reads. */
-const FILE_VALUE_FLAGS = new Set(['--contents']);
-
-/**
- * An operand git reads as a path on the disk rather than a revision: a
- * revision never starts with `/` or `../`. `git diff ../x a.txt` compares
- * files outside the repository without --no-index, so such an operand is
- * a read that must stay inside the roots.
- */
-const looksLikeOutsidePath = (arg: string) => arg.startsWith('/') || arg === '..' || arg.startsWith('../');
 
 /**
  * git status/log/diff/show/ls-files/rev-parse/blame, with no configuration
@@ -73,30 +52,63 @@ export const git: ProgramCheck = (program, args) => {
     return refuse(`git ${arg} before the subcommand is not a known-safe option`);
   }
   const subcommand = args[index]?.value;
-  const reads: { path: string }[] = directory === '.' ? [] : [{ path: directory }];
+  const reads: ReadOperand[] = directory === '.' ? [] : [{ path: directory }];
   if (subcommand === undefined) return { ok: true, rule: `read_only:${program}`, readPaths: reads, git: { directory, subcommand } };
   if (!READ_SUBCOMMANDS.has(subcommand)) return refuse(`git ${subcommand} is not on the read-only list (status, log, diff, show, ls-files, rev-parse, blame)`);
   const rest = args.slice(index + 1);
+  const fileOptions = FILE_OPTIONS[subcommand] ?? { long: [], short: '' };
+  // Values of file options: git resolves some from the top of the work tree, not from where it starts, so checkGit checks them from there too.
+  const files: string[] = [];
+  const located = (path: string) => (directory === '.' || path.startsWith('/') ? path : `${directory}/${path}`);
+  const addFile = (word: Word | undefined, what: string): string | undefined => {
+    if (word === undefined || word.value === '') return `git ${subcommand} ${what} expects a file`;
+    if (hasGlob(word)) return `git ${subcommand} ${what} ${word.value}: a glob in a file git reads is only known when bash expands it`;
+    files.push(word.value);
+    reads.push({ path: located(word.value) });
+    return undefined;
+  };
   let options = true;
   for (let position = 0; position < rest.length; position += 1) {
-    const arg = rest[position]?.value ?? '';
+    const word = rest[position];
+    const arg = word?.value ?? '';
     if (options && arg === '--') {
       options = false;
       continue;
     }
-    if (options) {
-      for (const [pattern, why] of SUBCOMMAND_DENIED) {
-        if (pattern.test(arg)) return refuse(`git ${subcommand} ${arg} ${why}`);
+    if (options && arg.startsWith('--')) {
+      const equals = arg.indexOf('=');
+      const bare = arg.slice(2, equals === -1 ? undefined : equals);
+      const denied = DENIED_LONG[bare];
+      if (denied !== undefined) return refuse(`git ${subcommand} ${arg} ${denied}`);
+      const abbreviated = abbreviates(subcommand, bare);
+      if (abbreviated !== undefined) {
+        return refuse(`git ${subcommand} ${arg}: git takes an unambiguous prefix of a long option as the option, and this one may be --${abbreviated}; write the option in full`);
       }
-      const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-      if (FILE_VALUE_FLAGS.has(name)) {
-        const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : rest[(position += 1)]?.value;
-        if (value === undefined) return refuse(`git ${subcommand} ${arg} expects a file`);
-        reads.push({ path: directory === '.' || value.startsWith('/') ? value : `${directory}/${value}` });
-        continue;
+      if (fileOptions.long.includes(bare)) {
+        const value = equals === -1 ? rest[(position += 1)] : { value: arg.slice(equals + 1), unquoted: (word?.unquoted ?? '').slice(equals + 1) };
+        // git opens this name inside every directory it lists: a path in it can lead from any of them, not only from here.
+        if (bare === 'exclude-per-directory' && value?.value.includes('/') === true) return refuse(`git ${subcommand} --${bare} takes a file name, not a path`);
+        const problem = addFile(value, `--${bare}`);
+        if (problem !== undefined) return refuse(problem);
       }
+      continue;
     }
-    if ((!options || !arg.startsWith('-')) && looksLikeOutsidePath(arg)) reads.push({ path: directory === '.' || arg.startsWith('/') ? arg : `${directory}/${arg}` });
+    if (options && arg.startsWith('-') && arg !== '-') {
+      // A bundle (`-wS file`, `-wSfile`): the first file letter takes the rest of the word, or the next word.
+      const letter = arg.slice(1).split('').findIndex((flag) => fileOptions.short.includes(flag));
+      if (letter === -1) continue;
+      const attached = arg.slice(letter + 2);
+      const value = attached === '' ? rest[(position += 1)] : { value: attached, unquoted: (word?.unquoted ?? '').slice(letter + 2) };
+      const problem = addFile(value, `-${arg[letter + 1] ?? ''}`);
+      if (problem !== undefined) return refuse(problem);
+      continue;
+    }
+    // Any other word may be a path: a pathspec, or (for diff) a file on the disk, which an outside path makes git compare without --no-index.
+    if (word === undefined) continue;
+    const prefix = located(arg).slice(0, located(arg).length - arg.length);
+    const operand = readOperand(`git ${subcommand}`, joinParts([quotedPart(prefix), word]));
+    if (!operand.ok) return refuse(operand.reason);
+    reads.push(...operand.paths);
   }
-  return { ok: true, rule: `read_only:git ${subcommand}`, readPaths: reads, git: { directory, subcommand } };
+  return { ok: true, rule: `read_only:git ${subcommand}`, readPaths: reads, git: { directory, subcommand, ...(files.length === 0 ? {} : { files }) } };
 };

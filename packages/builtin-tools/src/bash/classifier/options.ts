@@ -87,7 +87,8 @@ export function scanOptions(program: string, args: readonly string[], spec: Opti
         }
       } else if (spec.longTwoValues?.includes(bare) === true && equals === -1) {
         if (index + 2 >= args.length) return { ok: false, reason: `${program} ${name} expects two values` };
-        options.push({ name, value: `${args[index + 1] ?? ''} ${args[index + 2] ?? ''}`, valueIndex: index + 2 });
+        // The value is the second word (`--rawfile name FILE`); the first names a variable.
+        options.push({ name, value: args[index + 2] ?? '', valueIndex: index + 2 });
         index += 2;
       } else {
         return refuse(name);

@@ -3,6 +3,7 @@ import type { OptionScan, OptionSpec } from './options.ts';
 import { readPaths } from './reads.ts';
 import type { ReadSpec } from './reads.ts';
 import { hasGlob } from './word.ts';
+import { jq } from './jq.ts';
 import { refuse } from './verdict.ts';
 import type { ProgramCheck } from './verdict.ts';
 
@@ -238,26 +239,7 @@ export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
   grep: withSpec(grepSpec, { reads: grepReads }),
   egrep: withSpec(grepSpec, { reads: grepReads }),
   fgrep: withSpec(grepSpec, { reads: grepReads }),
-  jq: withSpec({
-    short: 'nrjacCMsSeR',
-    shortValue: 'fL',
-    long: ['null-input', 'raw-input', 'slurp', 'raw-output', 'raw-output0', 'join-output', 'ascii-output', 'compact-output', 'color-output', 'monochrome-output', 'sort-keys', 'exit-status', 'tab', 'seq', 'stream', 'stream-errors', 'unbuffered', 'args', 'jsonargs', 'help', 'version'],
-    longValue: ['indent', 'from-file'],
-    longTwoValues: ['arg', 'argjson', 'slurpfile', 'rawfile'],
-    denied: {
-      // The file is the second of two values, and a library path is searched by `import`/`include` in the program: neither is a path the classifier checks.
-      '--slurpfile': 'jq --slurpfile reads a file named by its second value, which is not checked against the roots',
-      '--rawfile': 'jq --rawfile reads a file named by its second value, which is not checked against the roots',
-      '-L': 'jq -L adds a library directory that import and include read from',
-      '--library-path': 'jq --library-path adds a library directory that import and include read from',
-    },
-  }, {
-    reads: { operands: 'afterPattern', patternFlags: ['-f', '--from-file'], fileValues: ['-f', '--from-file'] },
-    extra: (scan) => {
-      const program = scan.operands[0] ?? '';
-      return /\b(import|include)\b/.test(program) ? 'a jq program with import or include reads modules from directories the classifier does not check' : undefined;
-    },
-  }),
+  jq,
   od: withSpec({
     short: 'bcdfilosxv',
     shortValue: 'AjNSt',

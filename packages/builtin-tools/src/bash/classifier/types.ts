@@ -30,6 +30,8 @@ export interface CommandClassification {
   readonly readPaths: readonly ReadPath[];
   /** Every git command: the directory whose repository it reads, and its subcommand. */
   readonly git: readonly GitInvocation[];
+  /** jq program files (`-f`), relative to the working directory: one that loads a module (import, include) asks. */
+  readonly jqPrograms: readonly string[];
 }
 
 /** A path a command reads; with `glob`, the directory whose entries a glob in it expands to. */
@@ -41,6 +43,12 @@ export interface ReadPath {
 export interface GitInvocation {
   readonly directory: string;
   readonly subcommand: string | undefined;
+  /**
+   * Values of options that name a file git reads (`blame --contents`, `-S`,
+   * `--ignore-revs-file`), as written: git resolves some from the top of
+   * the work tree rather than from where it starts, so both are checked.
+   */
+  readonly files?: readonly string[];
 }
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'readOnly';

@@ -25,7 +25,9 @@ export type ProgramVerdict =
       /** Every path the command reads (files, directories it lists or walks). */
       readonly readPaths?: readonly ReadOperand[];
       /** git: the directory (relative to where the command runs) whose repository it reads, and the subcommand. */
-      readonly git?: { readonly directory: string; readonly subcommand: string | undefined };
+      readonly git?: { readonly directory: string; readonly subcommand: string | undefined; readonly files?: readonly string[] };
+      /** jq: program files (`-f`), read before the command runs to look for modules they load. */
+      readonly jqPrograms?: readonly string[];
     }
   | { readonly ok: false; readonly reason: string };
 
