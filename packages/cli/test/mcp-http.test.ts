@@ -3,15 +3,16 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerRunning, until } from './live-processes.ts';
+import { commandBundle } from './command.ts';
 
 // Client and server on 127.0.0.1 only; the server picks a free port and prints it.
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+/** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
+const bin = commandBundle();
 const token = randomBytes(24).toString('base64url');
 let base: string;
 let ws: string;

@@ -9,8 +9,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerRunning, until } from './live-processes.ts';
+import { commandBundle } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+/** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
+const bin = commandBundle();
 let base: string;
 let home: string;
 let one: string;

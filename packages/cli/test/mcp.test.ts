@@ -3,7 +3,6 @@ import { randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -11,8 +10,10 @@ import { detectContainment } from '@openwork/process-backend/cgroup';
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerRunning, until } from './live-processes.ts';
+import { commandBundle } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+/** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
+const bin = commandBundle();
 let base: string;
 let ws: string;
 let journal: string;

@@ -3,10 +3,11 @@ import { randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandBundle } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+/** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
+const bin = commandBundle();
 let base: string;
 let ws: string;
 
