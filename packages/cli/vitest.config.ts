@@ -1,7 +1,7 @@
 import { mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.ts';
 
-// Each CLI test spawns the command (a TypeScript loader, a session, real
-// processes) several times; on a loaded 2-core machine a spawn can take
-// seconds. The bound is on a test that hangs, not on speed.
-export default mergeConfig(shared, { test: { testTimeout: 120_000, hookTimeout: 120_000 } });
+// The few tests that need a real process start the command from a bundle
+// built once (test/global-setup.ts). On a loaded 2-core machine a start can
+// still take seconds: the bound is on a test that hangs, not on speed.
+export default mergeConfig(shared, { test: { testTimeout: 120_000, hookTimeout: 120_000, globalSetup: ['test/global-setup.ts'] } });

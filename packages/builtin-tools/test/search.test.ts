@@ -283,9 +283,8 @@ describe.each([
     await world.file('evil.txt', `${'a'.repeat(100_000)}!\n`);
     await world.file('fine.txt', 'aaaa\n');
     const session = await world.session();
-    const started = Date.now();
+    // A backtracking engine would not finish this line within the test's timeout; the answer is what is checked.
     const result = await callTool(session, 'grep', { pattern: '^(a+)+$' });
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(files(result)).toEqual(['fine.txt']);
     expect(files(await callTool(session, 'grep', { pattern: '(a+)+!' }))).toEqual(['evil.txt']);
   });
@@ -301,10 +300,8 @@ describe.each([
           if (reads === 200) scope.cancel();
         }),
     });
-    const started = Date.now();
     const result = await callTool(session, 'grep', { pattern: 'needle', mode: 'count', maxResults: 5000 }, { scope });
     expect(errorOf(result)?.kind).toBe('cancelled');
-    expect(Date.now() - started).toBeLessThan(5000);
     // Nothing new starts after the cancel: at most the reads already in flight.
     expect(reads).toBeLessThanOrEqual(200 + session.limits.searchConcurrency);
     // A real deadline timer fires during the walk, on either file system.

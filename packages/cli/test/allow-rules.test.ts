@@ -1,28 +1,14 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runInProcess, type Run } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let base: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(cwd: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile('node', [bin, ...args], { cwd, env: { ...process.env, HOME: base, OPENWORK_CONFIG_DIR: join(base, 'config') } }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end('');
-  });
-}
+/** The command in this process, started in `cwd`: one call at a time, since each changes the process's directory. */
+const run = (cwd: string, args: string[]): Promise<Run> => runInProcess(args, { cwd });
 
 interface Result {
   status: string;
@@ -45,8 +31,13 @@ async function project(name: string, settings?: string): Promise<string> {
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), 'cli-allow-')));
+  vi.stubEnv('HOME', base);
+  vi.stubEnv('OPENWORK_CONFIG_DIR', join(base, 'config'));
 });
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await rm(base, { recursive: true, force: true });
+});
 
 describe('allow rules on the command line and in .openwork/settings.json', () => {
   it("--allow 'bash:touch' runs touch without asking, named by decision.rule; a compound line with anything else is still denied", async () => {
@@ -84,11 +75,9 @@ describe('allow rules on the command line and in .openwork/settings.json', () =>
     await mkdir(join(base, 'elsewhere'));
     await writeFile(join(base, 'elsewhere', 'settings.json'), '{"permissions":{"allow":["bash:rm"]}}');
     await symlink(join(base, 'elsewhere'), join(linked, '.openwork'));
-    const [flag, settings, symlinked] = await Promise.all([
-      run(linked, [...bash('ls'), '--allow', 'Bash(npm test:*)']),
-      run(ws, bash('ls')),
-      run(linked, bash('ls')),
-    ]);
+    const flag = await run(linked, [...bash('ls'), '--allow', 'Bash(npm test:*)']);
+    const settings = await run(ws, bash('ls'));
+    const symlinked = await run(linked, bash('ls'));
     expect([flag.code, flag.stderr]).toEqual([2, expect.stringMatching(/^openwork-tools: --allow "Bash\(npm test:\*\)": only bash rules exist; .*\n$/) as unknown]);
     expect([settings.code, settings.stderr]).toEqual([2, expect.stringMatching(/settings\.json: unknown key "permissions\.ask"; a project's settings are .*\n$/) as unknown]);
     expect([symlinked.code, symlinked.stderr]).toEqual([2, expect.stringMatching(/\.openwork is a symlink; the settings are read only from a directory of the project itself\n$/) as unknown]);

@@ -1,28 +1,18 @@
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { commandBundle, runCommand, runInProcess, type Run } from './command.ts';
+import { markerRunning } from './live-processes.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let ws: string;
 let base: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], stdin?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile('node', [bin, ...args], { cwd: ws, env: { ...process.env, HOME: base } }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(stdin ?? '');
-  });
-}
+/** The command in this process, working in the test's folder: flags, output, exit status. */
+const run = (args: string[], stdin?: string): Promise<Run> => runInProcess(args, { cwd: ws, ...(stdin === undefined ? {} : { stdin }) });
+/** The command in a process of its own, for what only a process shows. */
+const runStarted = (args: string[], stdin?: string): Promise<Run> => runCommand(args, { cwd: ws, env: { ...process.env, HOME: base }, ...(stdin === undefined ? {} : { stdin }) });
 
 const json = (result: Run) => JSON.parse(result.stdout) as { status: string; error?: { kind: string }; data?: Record<string, unknown>; decision?: Record<string, unknown> };
 
@@ -31,8 +21,12 @@ beforeAll(async () => {
   ws = join(base, 'ws');
   await mkdir(ws);
   await writeFile(join(ws, 'a.txt'), 'one\ntwo\n');
+  vi.stubEnv('HOME', base);
 });
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await rm(base, { recursive: true, force: true });
+});
 
 describe('openwork-tools (CONTRACT.md §4)', () => {
   it('tools --json prints the finalized definitions; readOnly leaves out the writing tools', async () => {
@@ -60,6 +54,15 @@ describe('openwork-tools (CONTRACT.md §4)', () => {
     }
     const stdin = await run(['call', 'read', '-', '--json'], '{"path":"a.txt","limit":1}');
     expect(json(stdin).data).toMatchObject({ content: 'one\n', truncated: true, nextOffset: 1 });
+  });
+
+  it("a started command reads INPUT from its stdin up to the end, and prints to its stdout and stderr", async () => {
+    const stdin = await runStarted(['call', 'read', '-', '--json'], '{"path":"a.txt","limit":1}');
+    expect(stdin.code).toBe(0);
+    expect(json(stdin).data).toMatchObject({ content: 'one\n', truncated: true, nextOffset: 1 });
+    const bad = await runStarted(['tools', '--bogus']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('write asks in default mode and is denied without a terminal; --yes and acceptEdits run it; readOnly does not know it', async () => {
@@ -107,10 +110,10 @@ describe('openwork-tools (CONTRACT.md §4)', () => {
     expect(json(elsewhere).data).toMatchObject({ entries: [{ name: 'd.md' }] });
   });
 
-  it('concurrent calls with --artifacts lose no journal line', async () => {
+  it('concurrent calls with --artifacts, each its own process, lose no journal line', async () => {
     const journal = join(base, 'concurrent.jsonl');
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, index) => run(['call', 'write', JSON.stringify({ path: `c${index}.txt`, content: `${index}` }), '--mode', 'acceptEdits', '--artifacts', journal])),
+      Array.from({ length: 5 }, (_, index) => runStarted(['call', 'write', JSON.stringify({ path: `c${index}.txt`, content: `${index}` }), '--mode', 'acceptEdits', '--artifacts', journal])),
     );
     expect(results.map((result) => result.code)).toEqual([0, 0, 0, 0, 0]);
     const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { kind: string; path?: string });
@@ -145,7 +148,7 @@ describe('openwork-tools (CONTRACT.md §4)', () => {
   });
 
   it('SIGINT during bash cancels it, prints the cancelled result, leaves no child and exits 130', async () => {
-    const child = spawn('node', [bin, 'call', 'bash', '{"command":"echo started; sleep 40.7171"}', '--yes', '--json', '--progress'], { cwd: ws, env: { ...process.env, HOME: base } });
+    const child = spawn(process.execPath, [commandBundle(), 'call', 'bash', '{"command":"echo started; sleep 40.7171"}', '--yes', '--json', '--progress'], { cwd: ws, env: { ...process.env, HOME: base } });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     await new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('started') && resolve()));
@@ -153,6 +156,6 @@ describe('openwork-tools (CONTRACT.md §4)', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(130);
     expect(JSON.parse(stdout)).toMatchObject({ status: 'ok', data: { status: 'cancelled', stdout: { text: 'started\n' } } });
-    expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain('sleep 40.7171');
+    expect(await markerRunning('sleep 40.7171')).toBe(false);
   });
 });

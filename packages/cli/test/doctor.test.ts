@@ -1,15 +1,9 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { detectContainment } from '@openwork/process-backend/cgroup';
 import { describe, expect, it } from 'vitest';
+import { runCommand, runInProcess } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
-
-function run(args: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile('node', [bin, ...args], (error, stdout) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }));
-  });
-}
+// The report as the command prints it, in-process; containment detection reads the host either way.
+const run = (args: string[]) => runInProcess(args, { cwd: process.cwd() });
 
 describe('openwork-tools doctor', () => {
   it('says which containment bash gets on this host, as detection finds it', async () => {
@@ -34,6 +28,10 @@ describe('openwork-tools doctor', () => {
     expect(['handles', 'paths']).toContain(report.directoryHandles.mode);
     const text = await run(['doctor']);
     expect(text.stdout).toContain(`bash containment: ${expected.kind === 'cgroup' ? 'cgroup' : 'process_group'}`);
+    // A started command is a process of its own, in its own place in the cgroup tree: it finds the same.
+    const started = await runCommand(['doctor', '--json']);
+    expect(started.code).toBe(0);
+    expect((JSON.parse(started.stdout) as { containment: { kind: string } }).containment.kind).toBe(expected.kind);
   });
 
   it('takes no positional arguments', async () => {

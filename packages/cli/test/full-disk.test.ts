@@ -1,12 +1,10 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runInProcess, type Run } from './command.ts';
 
 let base: string;
 let disk: string;
@@ -24,27 +22,19 @@ beforeAll(() => {
   } catch (error) {
     notMounted = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
   }
+  vi.stubEnv('HOME', base);
 });
 
 afterAll(() => {
+  vi.unstubAllEnvs();
+  // Out of the tmpfs before it is unmounted: the command ran in this process.
+  process.chdir(tmpdir());
   if (notMounted === undefined) execFileSync('umount', [disk]);
   rmSync(base, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile('node', [bin, ...args], { cwd, env: { ...process.env, HOME: base } }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end('');
-  });
-}
+/** The command in this process, working in `cwd`; the disk it fills is real. */
+const run = (args: string[], cwd: string): Promise<Run> => runInProcess(args, { cwd });
 
 /** Fills the disk, then frees `leave` bytes, so that only that much is left. */
 async function fill(directory: string, leave: number): Promise<string> {

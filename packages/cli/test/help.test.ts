@@ -2,28 +2,21 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runInProcess, type Run } from './command.ts';
 
 const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile('node', [bin, ...args], (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end('');
-  });
-}
+const run = (args: string[]): Promise<Run> => runInProcess(args, { cwd: process.cwd() });
 
 describe('help and version', () => {
-  it('--version prints the package version', async () => {
+  it('--version prints the package version, in-process and from the workspace command started through its TypeScript loader', async () => {
     const manifest = JSON.parse(await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string };
     expect(await run(['--version'])).toEqual({ code: 0, stdout: `openwork-tools ${manifest.version}\n`, stderr: '' });
+    const started = await new Promise<Run>((resolve) => {
+      const child = execFile('node', [bin, '--version'], (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      child.stdin?.end('');
+    });
+    expect(started).toEqual({ code: 0, stdout: `openwork-tools ${manifest.version}\n`, stderr: '' });
   });
 
   it('--help lists every subcommand and says where the flags are described', async () => {

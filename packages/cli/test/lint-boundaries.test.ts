@@ -1,7 +1,8 @@
 // Proves each boundary rule of eslint.config.mjs fires: remove a rule and a
 // probe here fails. The probes are linted as virtual files inside each package.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,14 +12,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const workspace = fileURLToPath(new URL('../../../', import.meta.url));
 
 let eslint: ESLint;
+let scratch: string;
+/** An nx workspace data folder with no project graph in it. */
+let emptyGraph: string;
+/** The plain eslint run's verdict on each probe of the last describe, keyed by file and code. */
+let verdicts: Promise<Map<string, PlainVerdict>>;
 
 beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'ow-no-graph-'));
+  emptyGraph = join(scratch, 'workspace-data');
+  mkdirSync(emptyGraph);
+  // The plain run lints while the tests in this process do.
+  verdicts = plainEslint([...PLAIN_FORBIDDEN.map(([file, code]) => [file, code] as const), PLAIN_PERMITTED]);
+  // Awaited by its tests; a failure is theirs, not an unhandled rejection before they run.
+  verdicts.catch(() => {});
   // The nx boundary rule skips itself without a cached project graph.
   if (!existsSync(join(workspace, '.nx/workspace-data/project-graph.json'))) {
     execFileSync('npx', ['nx', 'show', 'projects'], { cwd: workspace, env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' }, stdio: 'ignore' });
   }
   eslint = new ESLint({ cwd: workspace });
 });
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function lint(file: string, code: string) {
   const [result] = await eslint.lintText(code, { filePath: join(workspace, file) });
@@ -26,6 +40,63 @@ async function lint(file: string, code: string) {
   const fatal = result?.messages.find((message) => message.fatal);
   if (fatal) throw new Error(`probe ${file} did not parse: ${fatal.message}`);
   return (result?.messages ?? []).map((message) => ({ rule: message.ruleId, message: message.message }));
+}
+
+/** Probes for the plain eslint run: each forbidden one with a line its output must hold, and one permitted. */
+const PLAIN_FORBIDDEN = [
+  ['packages/builtin-tools/src/lint-probe.ts', "import { runCli } from '@openwork/cli';\nexport const probe = runCli;\n", 'may not depend on @openwork/cli'],
+  ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('@openwork/cli');\n", 'may not depend on @openwork/cli'],
+  ['packages/builtin-tools/src/lint-probe.ts', "export { runCli } from '@openwork/cli';\n", 'may not depend on @openwork/cli'],
+  ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('node:child_process');\n", 'may touch the host'],
+  ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('@openwork/path-guard/backend');\n", 'Only fs-backend may open a CheckedPath'],
+  ['packages/tool-contract/src/lint-probe.ts', "export const probe = import('@openwork/path-guard');\n", 'may not depend on @openwork/path-guard'],
+  ['packages/toolset-finalizer/src/lint-probe.ts', "import type { BuiltinSession } from '@openwork/builtin-tools';\nexport type Probe = BuiltinSession;\n", 'may not depend on @openwork/builtin-tools'],
+  ['packages/process-backend/src/lint-probe.ts', "export const probe = import('@openwork/fs-backend/node');\n", 'may not depend on @openwork/fs-backend'],
+  ['packages/cli/src/lint-probe.ts', "export const probe = import('@openwork/path-guard/backend');\n", 'Only fs-backend may open a CheckedPath'],
+] as const;
+const PLAIN_PERMITTED = ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('@openwork/tool-contract');\n"] as const;
+
+interface PlainVerdict {
+  /** What the eslint command would exit with: 1 for an error, 0 for none. */
+  exitCode: number;
+  output: string;
+}
+
+/**
+ * ESLint's own Node API, the one the eslint command and editors use, in a
+ * process of its own whose nx finds no project graph (nx fixes that folder
+ * when it loads, so this process cannot be the one). The verdict of each
+ * probe is keyed by file and code.
+ */
+async function plainEslint(probes: readonly (readonly [string, string])[]): Promise<Map<string, PlainVerdict>> {
+  const script = `
+    import { ESLint } from 'eslint';
+    import { writeFileSync } from 'node:fs';
+    import { join } from 'node:path';
+    import { text } from 'node:stream/consumers';
+    const eslint = new ESLint({ cwd: process.cwd() });
+    const verdicts = [];
+    for (const [file, code] of JSON.parse(await text(process.stdin))) {
+      const [result] = await eslint.lintText(code, { filePath: join(process.cwd(), file) });
+      const formatted = (await eslint.loadFormatter('stylish')).format([result]);
+      verdicts.push({ file, code, exitCode: result.errorCount > 0 ? 1 : 0, output: formatted });
+    }
+    writeFileSync(process.argv[1], JSON.stringify(verdicts));
+  `;
+  const results = join(scratch, 'verdicts.json');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, results], {
+    cwd: workspace,
+    env: { ...process.env, NX_WORKSPACE_DATA_DIRECTORY: emptyGraph, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdin.end(JSON.stringify(probes));
+  const [exitCode] = (await once(child, 'close')) as [number | null];
+  if (exitCode !== 0) throw new Error(`the eslint process exited ${exitCode}: ${output}`);
+  const verdicts = JSON.parse(readFileSync(results, 'utf8')) as (PlainVerdict & { file: string; code: string })[];
+  return new Map(verdicts.map(({ file, code, ...verdict }) => [`${file}\0${code}`, verdict]));
 }
 
 describe('the dependency direction of CONTRACT.md §1 is enforced in lint', () => {
@@ -110,43 +181,16 @@ describe('only the backends and cli touch the host', () => {
 });
 
 describe('the direction holds in a plain eslint run, with no nx project graph (an editor, a fresh checkout)', () => {
-  let emptyGraph: string;
-  beforeAll(() => {
-    emptyGraph = mkdtempSync(join(tmpdir(), 'ow-no-graph-'));
-  });
-  afterAll(() => rmSync(emptyGraph, { recursive: true, force: true }));
-
-  /** Runs the eslint command on a probe as stdin, nx pointed at an empty workspace data folder. */
-  function plainEslint(file: string, code: string): { exitCode: number; output: string } {
-    const result = spawnSync('npx', ['eslint', '--stdin', '--stdin-filename', file], {
-      cwd: workspace,
-      input: code,
-      encoding: 'utf8',
-      env: { ...process.env, NX_WORKSPACE_DATA_DIRECTORY: emptyGraph, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
-    });
-    return { exitCode: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
-  }
-
-  it.each([
-    ['packages/builtin-tools/src/lint-probe.ts', "import { runCli } from '@openwork/cli';\nexport const probe = runCli;\n", 'may not depend on @openwork/cli'],
-    ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('@openwork/cli');\n", 'may not depend on @openwork/cli'],
-    ['packages/builtin-tools/src/lint-probe.ts', "export { runCli } from '@openwork/cli';\n", 'may not depend on @openwork/cli'],
-    ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('node:child_process');\n", 'may touch the host'],
-    ['packages/builtin-tools/src/lint-probe.ts', "export const probe = import('@openwork/path-guard/backend');\n", 'Only fs-backend may open a CheckedPath'],
-    ['packages/tool-contract/src/lint-probe.ts', "export const probe = import('@openwork/path-guard');\n", 'may not depend on @openwork/path-guard'],
-    ['packages/toolset-finalizer/src/lint-probe.ts', "import type { BuiltinSession } from '@openwork/builtin-tools';\nexport type Probe = BuiltinSession;\n", 'may not depend on @openwork/builtin-tools'],
-    ['packages/process-backend/src/lint-probe.ts', "export const probe = import('@openwork/fs-backend/node');\n", 'may not depend on @openwork/fs-backend'],
-    ['packages/cli/src/lint-probe.ts', "export const probe = import('@openwork/path-guard/backend');\n", 'Only fs-backend may open a CheckedPath'],
-  ])('%s: %s fails', (file, code, message) => {
+  it.each(PLAIN_FORBIDDEN)('%s: %s fails', async (file, code, message) => {
+    const verdict = (await verdicts).get(`${file}\0${code}`);
     expect(existsSync(join(emptyGraph, 'project-graph.json'))).toBe(false);
-    const result = plainEslint(file, code);
-    expect(result.exitCode, result.output).toBe(1);
-    expect(result.output).toContain(message);
+    expect(verdict?.exitCode, verdict?.output).toBe(1);
+    expect(verdict?.output).toContain(message);
   });
 
-  it('a permitted import still passes', () => {
-    const result = plainEslint('packages/builtin-tools/src/lint-probe.ts', "export const probe = import('@openwork/tool-contract');\n");
-    expect(result.exitCode, result.output).toBe(0);
+  it('a permitted import still passes', async () => {
+    const verdict = (await verdicts).get(`${PLAIN_PERMITTED[0]}\0${PLAIN_PERMITTED[1]}`);
+    expect(verdict?.exitCode, verdict?.output).toBe(0);
   });
 
   it('the package table the rules are made from matches every package.json', async () => {

@@ -16,6 +16,13 @@ export async function markerRunning(marker: string): Promise<boolean> {
   return (await commandLines()).some((line) => line.includes(marker));
 }
 
+/**
+ * How long a test waits for a process to show something: generous, since a
+ * start on a loaded two-core machine can take many seconds. It bounds a test
+ * that would hang, it does not time the command.
+ */
+export const PATIENCE_MS = 60_000;
+
 /** Polls `condition` every 100 ms until it holds or `timeoutMs` passes; a loaded machine is slow, not wrong. */
 export async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

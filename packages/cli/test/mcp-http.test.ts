@@ -3,15 +3,16 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markerRunning, until } from './live-processes.ts';
+import { markerRunning, PATIENCE_MS, until } from './live-processes.ts';
+import { commandBundle } from './command.ts';
 
 // Client and server on 127.0.0.1 only; the server picks a free port and prints it.
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+/** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
+const bin = commandBundle();
 const token = randomBytes(24).toString('base64url');
 let base: string;
 let ws: string;
@@ -123,10 +124,10 @@ describe('openwork-tools mcp --http', () => {
         () => 'resolved',
         () => 'rejected',
       );
-      expect(await until(() => running(marker), 30_000)).toBe(true);
+      expect(await until(() => running(marker), PATIENCE_MS)).toBe(true);
       controller.abort('the test cancels');
       expect(await settled).toBe('rejected');
-      expect(await until(async () => !(await running(marker)), 30_000)).toBe(true);
+      expect(await until(async () => !(await running(marker)), PATIENCE_MS)).toBe(true);
       const after = (await client.callTool({ name: 'read', arguments: { path: 'a.txt' } })) as CallToolResult;
       expect(after.isError).toBe(false);
     } finally {
@@ -142,10 +143,10 @@ describe('openwork-tools mcp --http', () => {
       expect(first.transport.sessionId).toBeDefined();
       expect(first.transport.sessionId).not.toBe(second.transport.sessionId);
       const pending = first.client.callTool({ name: 'bash', arguments: { command: `sleep 60; echo ${marker}` } }).catch(() => 'ended');
-      expect(await until(() => running(marker), 30_000)).toBe(true);
+      expect(await until(() => running(marker), PATIENCE_MS)).toBe(true);
       // DELETE: the session, its call and its process end.
       await first.transport.terminateSession();
-      expect(await until(async () => !(await running(marker)), 30_000)).toBe(true);
+      expect(await until(async () => !(await running(marker)), PATIENCE_MS)).toBe(true);
       await first.client.close();
       await pending;
       const read = (await second.client.callTool({ name: 'read', arguments: { path: 'a.txt' } })) as CallToolResult;
@@ -159,11 +160,11 @@ describe('openwork-tools mcp --http', () => {
     const { client } = await connect(served);
     const marker = `HTTPGONE${randomInt(1_000_000_000)}`;
     const pending = client.callTool({ name: 'bash', arguments: { command: `sleep 60; echo ${marker}` } }).catch(() => 'disconnected');
-    expect(await until(() => running(marker), 30_000)).toBe(true);
+    expect(await until(() => running(marker), PATIENCE_MS)).toBe(true);
     // The connection goes away without a DELETE or a cancel.
     await client.close();
     await pending;
-    expect(await until(async () => !(await running(marker)), 30_000)).toBe(true);
+    expect(await until(async () => !(await running(marker)), PATIENCE_MS)).toBe(true);
   });
 
   it('a missing or wrong token is 401, a foreign Origin or Host is 403, and nothing else answers', async () => {
@@ -223,7 +224,7 @@ describe('openwork-tools mcp --http', () => {
     const { client } = await connect(other);
     const marker = `HTTPTERM${randomInt(1_000_000_000)}`;
     const pending = client.callTool({ name: 'bash', arguments: { command: `sleep 60; echo ${marker}` } }).catch(() => 'ended');
-    expect(await until(() => running(marker), 30_000)).toBe(true);
+    expect(await until(() => running(marker), PATIENCE_MS)).toBe(true);
     expect(await stop(other)).toBe(143);
     await pending;
     await client.close();

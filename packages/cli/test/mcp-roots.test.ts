@@ -3,14 +3,16 @@ import { randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markerRunning, until } from './live-processes.ts';
+import { markerRunning, PATIENCE_MS, until } from './live-processes.ts';
+import { commandBundle } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+/** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
+const bin = commandBundle();
 let base: string;
 let home: string;
 let one: string;
@@ -65,7 +67,7 @@ async function connectWithRoots(initial: readonly string[], options: { args?: st
       const before = asked;
       roots = [...uris];
       await client.sendRootsListChanged();
-      expect(await until(() => asked > before, 10_000)).toBe(true);
+      expect(await until(() => asked > before, PATIENCE_MS)).toBe(true);
     },
   };
 }
@@ -138,7 +140,7 @@ describe('openwork-tools mcp follows the client’s roots', () => {
     const marker = `MARKER-${randomInt(1_000_000_000)}`;
     try {
       const running = call(connection, 'bash', { command: `sleep 1.5; echo ${marker} > /dev/null; pwd` });
-      expect(await until(() => markerRunning(marker), 10_000)).toBe(true);
+      expect(await until(() => markerRunning(marker), PATIENCE_MS)).toBe(true);
       await connection.setRoots([uri(two)]);
       const later = await call(connection, 'bash', { command: 'pwd' });
       expect(later.structuredContent).toMatchObject({ stdout: { text: `${two}\n` } });
@@ -187,7 +189,7 @@ describe('openwork-tools mcp never serves the whole disk by accident', () => {
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
     const response = async (id: number) => {
       const find = () => stdout.split('\n').find((line) => line.includes(`"id":${id}`));
-      expect(await until(() => find() !== undefined, 15_000)).toBe(true);
+      expect(await until(() => find() !== undefined, PATIENCE_MS)).toBe(true);
       return JSON.parse(find() ?? '') as { result: CallToolResult };
     };
     return { child, exited, send, response, stderr: () => stderr };

@@ -3,16 +3,17 @@ import { randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { detectContainment } from '@openwork/process-backend/cgroup';
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markerRunning, until } from './live-processes.ts';
+import { markerRunning, PATIENCE_MS, until } from './live-processes.ts';
+import { commandBundle } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+/** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
+const bin = commandBundle();
 let base: string;
 let ws: string;
 let journal: string;
@@ -233,11 +234,11 @@ describe('openwork-tools mcp (CONTRACT.md §4)', () => {
       () => 'resolved',
       () => 'rejected',
     );
-    expect(await until(running(marker), 30_000)).toBe(true);
+    expect(await until(running(marker), PATIENCE_MS)).toBe(true);
     controller.abort('the test cancels');
     expect(await settled).toBe('rejected');
     // Polled with a wide bound: a loaded machine is slow, not wrong. The sleep outlasts the bound, so only a kill ends it in time.
-    expect(await until(async () => !(await running(marker)()), 30_000)).toBe(true);
+    expect(await until(async () => !(await running(marker)()), PATIENCE_MS)).toBe(true);
     const after = await call(approving, 'read', { path: 'a.txt' });
     expect(after.isError).toBe(false);
   });
@@ -278,7 +279,7 @@ describe('openwork-tools mcp lifetime', () => {
     const server = start(['--yes']);
     for (const message of handshake) server.send(message);
     server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: `sleep 600; echo ${marker}` } } });
-    expect(await until(running(marker), 15_000)).toBe(true);
+    expect(await until(running(marker), PATIENCE_MS)).toBe(true);
     server.child.stdin.end();
     // Behaviour, not speed: the server exits (the test's own timeout bounds it) and nothing it started remains.
     expect(await server.exited).toBe(0);
@@ -298,10 +299,10 @@ describe('openwork-tools mcp lifetime', () => {
     for (const message of handshake) server.send(message);
     const command = `setsid sh -c 'sleep 300; : ${marker}-daemon' >/dev/null 2>&1 < /dev/null & sleep 600; : ${marker}`;
     server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command } } });
-    expect(await until(running(`${marker}-daemon`), 15_000)).toBe(true);
+    expect(await until(running(`${marker}-daemon`), PATIENCE_MS)).toBe(true);
     server.child.stdin.end();
     expect(await server.exited).toBe(0);
-    expect(await until(async () => !(await running(marker)()), 30_000)).toBe(true);
+    expect(await until(async () => !(await running(marker)()), PATIENCE_MS)).toBe(true);
   });
 
   it('SIGTERM ends the server with 143 and no child left', async () => {
@@ -309,7 +310,7 @@ describe('openwork-tools mcp lifetime', () => {
     const server = start(['--yes']);
     for (const message of handshake) server.send(message);
     server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: `sleep 600; echo ${marker}` } } });
-    expect(await until(running(marker), 15_000)).toBe(true);
+    expect(await until(running(marker), PATIENCE_MS)).toBe(true);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(143);
     expect(await running(marker)()).toBe(false);

@@ -1,12 +1,11 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runInProcess } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let base: string;
 let ws: string;
 
@@ -15,13 +14,10 @@ interface Run {
   result: { status: string; output: string; error?: { kind: string; message: string }; decision?: { verdict: string; rule: string; reason: string } };
 }
 
-function run(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile('node', [bin, ...args, '--json'], { cwd: ws, env: { ...process.env, HOME: base } }, (error, stdout) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, result: JSON.parse(stdout) as Run['result'] });
-    });
-    child.stdin?.end('');
-  });
+/** The command in this process, working in the repository; git and the bash commands are real processes. */
+async function run(args: string[]): Promise<Run> {
+  const { code, stdout } = await runInProcess([...args, '--json'], { cwd: ws });
+  return { code, result: JSON.parse(stdout) as Run['result'] };
 }
 
 const pwned = () => join(base, 'PWNED');
@@ -32,8 +28,12 @@ beforeAll(async () => {
   await mkdir(ws);
   execFileSync('git', ['init', '-q', '.'], { cwd: ws });
   await writeFile(join(ws, 'a.txt'), 'hi\n');
+  vi.stubEnv('HOME', base);
 });
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await rm(base, { recursive: true, force: true });
+});
 
 describe('read-only means read-only, through the command', () => {
   it('a planted core.fsmonitor does not run on an auto-run git status', async () => {

@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parseSettings } from '@openwork/permission-policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandBundle } from './command.ts';
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('../', import.meta.url));
@@ -83,9 +84,8 @@ describe('the README works from a fresh clone', () => {
     expect(manifest.publishConfig.bin['openwork-tools']).toBe('./dist/openwork-tools.js');
     expect(readme).toContain('pnpm -r build');
 
-    // The same bundle the build makes, put in the scratch directory rather than over dist/.
-    const built = join(scratch, 'dist', 'openwork-tools.js');
-    await run(process.execPath, [join(cli, 'build-bin.mjs'), built]);
+    // The same bundle the build makes (build-bin.mjs), built once for the run rather than over dist/.
+    const built = commandBundle();
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [built, ...args.map((arg) => (arg === '/path/to/project' ? project : arg))],

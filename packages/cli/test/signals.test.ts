@@ -3,10 +3,12 @@ import { randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandBundle } from './command.ts';
+import { PATIENCE_MS } from './live-processes.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+/** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
+const bin = commandBundle();
 let base: string;
 let ws: string;
 
@@ -65,7 +67,7 @@ describe('SIGHUP is handled as SIGTERM (issue 19 §5)', () => {
   it('call: the bash call is cancelled, its result printed, no child left, exit 129', async () => {
     const marker = `${randomInt(1_000_000_000)}`;
     const call = start(['call', 'bash', JSON.stringify({ command: `echo started; sleep 40.${marker}` }), '--yes', '--json', '--progress']);
-    expect(await until(() => call.stderr().includes('started'), 15_000)).toBe(true);
+    expect(await until(() => call.stderr().includes('started'), PATIENCE_MS)).toBe(true);
     expect(await survives(`sleep 40.${marker}`)).toBe(true);
     call.child.kill('SIGHUP');
     expect(await call.exited).toBe(129);
@@ -78,7 +80,7 @@ describe('SIGHUP is handled as SIGTERM (issue 19 §5)', () => {
     const server = start(['mcp', '--cwd', ws, '--yes']);
     for (const message of handshake) send(server, message);
     send(server, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: `sleep 40.${marker}` } } });
-    expect(await until(() => survives(`sleep 40.${marker}`), 15_000)).toBe(true);
+    expect(await until(() => survives(`sleep 40.${marker}`), PATIENCE_MS)).toBe(true);
     server.child.kill('SIGHUP');
     expect(await server.exited).toBe(129);
     expect(await survives(`sleep 40.${marker}`)).toBe(false);

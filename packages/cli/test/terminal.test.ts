@@ -1,31 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ProcessBackend } from '@openwork/process-backend';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { terminalBackend, withTerminalSize } from '../src/terminal-backend.ts';
 import { UsageError } from '../src/usage-error.ts';
+import { commandBundle, runInProcess, type Run } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let base: string;
 let ws: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile('node', [bin, ...args], { cwd: ws, env: { ...process.env, HOME: base } }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end('');
-  });
-}
+/** The command in this process, with no terminal of its own; bash's terminal (--pty) is a real one. */
+const run = (args: string[]): Promise<Run> => runInProcess(args, { cwd: ws });
 
 const bashStdout = (result: Run) => (JSON.parse(result.stdout) as { data: { stdout: { text: string } } }).data.stdout.text;
 
@@ -33,8 +19,12 @@ beforeAll(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), 'cli-pty-')));
   ws = join(base, 'ws');
   await mkdir(ws);
+  vi.stubEnv('HOME', base);
 });
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await rm(base, { recursive: true, force: true });
+});
 
 describe('call --pty', () => {
   it('runs bash on a terminal: tty prints its name', async () => {
@@ -103,7 +93,7 @@ describe('an ask on a terminal', () => {
   /** Runs the command on a terminal, answers the prompt, and returns the JSON result it printed and the exit status. */
   async function answer(input: object, reply: string): Promise<Answered> {
     const pty = await import('node-pty');
-    const terminal = pty.spawn(process.execPath, [bin, 'call', 'write', JSON.stringify(input), '--json'], { cwd: ws, env: { ...process.env, HOME: base }, cols: 400, rows: 50 });
+    const terminal = pty.spawn(process.execPath, [commandBundle(), 'call', 'write', JSON.stringify(input), '--json'], { cwd: ws, env: { ...process.env, HOME: base }, cols: 400, rows: 50 });
     let output = '';
     let answered = false;
     terminal.onData((chunk) => {

@@ -74,10 +74,9 @@ describe('the contract glob syntax: * ** ? [abc] {a,b}, everything else literal'
 
   it('too many alternatives is invalid_input, and a pathological pattern stays linear', () => {
     expect(() => compileGlob('{a,b}'.repeat(11))).toThrow(expect.objectContaining({ kind: 'invalid_input' }) as Error);
-    const started = Date.now();
+    // A backtracking matcher would not finish these within the test's timeout; a linear one answers at once.
     expect(matches(`${'*a'.repeat(30)}b`, 'a'.repeat(200))).toBe(false);
     expect(matches(`${'**/a/'.repeat(20)}b`, `${'a/'.repeat(60)}c`)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('glob finds a path given literally even when it holds glob characters, and prunes other directories', () => {

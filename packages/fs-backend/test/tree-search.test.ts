@@ -147,7 +147,6 @@ describe('cancelling a tree search', () => {
       const searched = await guard.resolvePath('.', 'read', 'must_exist');
       const controller = new AbortController();
       let progressed = 0;
-      const started = Date.now();
       const outcome = await fs
         .searchTree(searched, { mode: 'content', pattern: { source: 'x', caseInsensitive: false }, maxResults: 1_000_000, maxLineChars: 100, maxFileBytes: 1 << 20, binarySniffBytes: 0 }, {
           guard,
@@ -163,9 +162,8 @@ describe('cancelling a tree search', () => {
         );
       expect(outcome).toBe('cancelled');
       expect(progressed).toBeLessThan(6000);
+      // The cancel settled only once every worker stopped its task (or had its thread ended): none is still busy.
       expect(fs.busyWorkers).toBe(0);
-      // Generous: a cancel waits for each worker to stop its task, or ends its thread after two seconds.
-      expect(Date.now() - started).toBeLessThan(15_000);
       if (process.platform === 'linux') {
         const targets = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
         expect(targets.filter((target) => target.startsWith(base))).toEqual([]);
