@@ -144,6 +144,10 @@ function simpleCommand(pending: Pending): SimpleCommand {
     if (previousEnd !== undefined && child.startIndex === previousEnd && child.type !== 'file_redirect' && previousType !== 'file_redirect') {
       throw new Ask(`${JSON.stringify(pending.node.text.slice(0, 40))} has parts of one word that the parser reads as two; quote the whole word`);
     }
+    // `<a.txt2>f`: the tree gives the 2 to the next redirect as its descriptor; bash keeps it in the word before (`a.txt2`).
+    if (child.type === 'file_redirect' && child.startIndex === previousEnd && child.childForFieldName('descriptor') !== null) {
+      throw new Ask(`${JSON.stringify(child.text.slice(0, 20))} is glued to the word before it, which bash reads as one word with its digits; put a blank before the redirect`);
+    }
     previousEnd = child.endIndex;
     previousType = child.type;
     const next = nodes[index + 1];
@@ -155,7 +159,9 @@ function simpleCommand(pending: Pending): SimpleCommand {
       if (reading.redirection.operator === '<') inputs.push(reading.targetWord);
       redirections.push(reading.redirection);
       // The words after the target are the command's next arguments (`> f a b` runs the command with `a b`).
-      for (const argument of reading.trailing) words.push(word(argument));
+      reading.trailing.forEach((argument, at) => {
+        words.push(commandWord(argument, reading.trailing[at + 1] ?? next, (number) => (descriptor = number)));
+      });
     } else if (child.type === 'command_name') {
       const name = child.namedChildren[0];
       if (name === null || name === undefined || child.namedChildCount !== 1) throw new Ask('the program name is not a plain word');
