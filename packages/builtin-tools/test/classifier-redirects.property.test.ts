@@ -131,5 +131,5 @@ describe('redirections: the classifier checks what bash runs (property)', () => 
       },
     );
     expect(allowed).toBeGreaterThan(30);
-  });
+  }, 120_000);
 });
