@@ -20,7 +20,8 @@ export type BashReader = (command: string, signal?: AbortSignal) => Promise<Bash
  */
 const PRINTER = 'builtin printf "%s\\n" "$1" | exec -c "$BASH" --pretty-print --noprofile --norc -r /dev/stdin';
 
-const TIMEOUT_MS = 5000;
+// Printing takes milliseconds; the margin is for a loaded machine, where a deadline that passed would make every line ask.
+const TIMEOUT_MS = 20_000;
 /** The longest line the classifier reads is 16 KiB; its printing is about as long. */
 const MAX_OUTPUT_BYTES = 256 * 1024;
 
