@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCommandClassifier, decideBashCommand } from '../src/index.ts';
+import { bashReader, createCommandClassifier, decideBashCommand } from '../src/index.ts';
 import type { BashData, CommandClassifier } from '../src/index.ts';
 import { createHarness, errorKind, type Harness } from './harness.ts';
 
@@ -25,7 +25,10 @@ afterEach(async () => {
 });
 
 const decide = (command: string, workdir: string) =>
-  decideBashCommand(classifier, h.session.paths, { kind: 'execute', command, cwd: join(h.ws, workdir) }, 'default', { filesystem: h.session.filesystem });
+  decideBashCommand(classifier, h.session.paths, { kind: 'execute', command, cwd: join(h.ws, workdir) }, 'default', {
+    filesystem: h.session.filesystem,
+    bashReader: bashReader(h.session.processes, h.session.environment),
+  });
 
 describe('bash workdir', () => {
   it('starts the command in the directory, relative or absolute', async () => {
@@ -55,7 +58,7 @@ describe('bash workdir', () => {
 
   it('the acceptEdits gate resolves what a command writes from the workdir', async () => {
     const gate = (command: string, workdir: string) =>
-      decideBashCommand(classifier, h.session.paths, { kind: 'execute', command, cwd: join(h.ws, workdir) }, 'acceptEdits', { filesystem: h.session.filesystem });
+      decideBashCommand(classifier, h.session.paths, { kind: 'execute', command, cwd: join(h.ws, workdir) }, 'acceptEdits', { filesystem: h.session.filesystem, bashReader: bashReader(h.session.processes, h.session.environment) });
     expect(await gate('touch made.txt', 'src/deep')).toMatchObject({ verdict: 'allow' });
     // The same name from a workdir that is a symlink out of the roots, and through a symlink inside it, is not inside the roots.
     expect((await gate('touch made.txt', 'out')).verdict).not.toBe('allow');

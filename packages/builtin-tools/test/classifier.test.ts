@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
+import { PipeProcessBackend } from '@openwork/process-backend/pipe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandClassifier, decideBashCommand, READ_ONLY_PROGRAMS } from '../src/index.ts';
+import { bashReader, createCommandClassifier, decideBashCommand, READ_ONLY_PROGRAMS } from '../src/index.ts';
 import type { CommandClassifier } from '../src/index.ts';
 
 type Mode = 'default' | 'acceptEdits';
@@ -263,13 +264,15 @@ describe('the filesystem gate checks its paths with the path guard', () => {
     paths = await PathGuard.create({ workingDirectory: join(root, 'work'), writableRoots: [join(root, 'build')], probe: new NodeFileSystem() });
   });
 
+  const processes = new PipeProcessBackend();
   afterAll(async () => {
+    await processes.dispose();
     await rm(root, { recursive: true, force: true });
     await rm(outside, { recursive: true, force: true });
   });
 
   const decide = (command: string, mode: Mode = 'acceptEdits') =>
-    decideBashCommand(classifier, paths, { kind: 'execute', command, cwd: paths.workingDirectory }, mode);
+    decideBashCommand(classifier, paths, { kind: 'execute', command, cwd: paths.workingDirectory }, mode, { bashReader: bashReader(processes, { PATH: process.env.PATH ?? '' }) });
 
   it('allows a gate command whose paths are all inside writable roots, with the rule', async () => {
     expect(await decide(`mkdir -p out && touch out/a && rm -rf ${join(root, 'build', 'cache')}`)).toEqual({

@@ -6,7 +6,7 @@ import { PathGuard } from '@openwork/path-guard';
 import { TurnScope } from '@openwork/tool-contract';
 import type { PermissionDecision } from '@openwork/tool-contract';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bashTool, builtinTools, createCommandClassifier, decideBashCommand, gitConfigReader } from '../src/index.ts';
+import { bashReader, bashTool, builtinTools, createCommandClassifier, decideBashCommand, gitConfigReader } from '../src/index.ts';
 import type { BashData, CommandClassifier } from '../src/index.ts';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -30,6 +30,7 @@ function decide(command: string, mode: 'default' | 'acceptEdits' = 'default'): P
   return decideBashCommand(classifier, h.session.paths, { kind: 'execute', command, cwd: h.ws }, mode, {
     filesystem: h.session.filesystem,
     gitConfig: gitConfigReader(h.session.processes, h.session.environment),
+    bashReader: bashReader(h.session.processes, h.session.environment),
   });
 }
 
@@ -341,7 +342,9 @@ describe('auto-run reads stay inside the readable roots', () => {
       await writeFile(join(other.ws, 'shared.txt'), 'shared');
       const withRoot = await createHarness({ readOnlyRoots: [other.ws] });
       try {
-        const decision = await decideBashCommand(classifier, withRoot.session.paths, { kind: 'execute', command: `cat ${other.ws}/shared.txt`, cwd: withRoot.ws }, 'default');
+        const decision = await decideBashCommand(classifier, withRoot.session.paths, { kind: 'execute', command: `cat ${other.ws}/shared.txt`, cwd: withRoot.ws }, 'default', {
+          bashReader: bashReader(withRoot.session.processes, withRoot.session.environment),
+        });
         expect(decision.verdict, decision.reason).toBe('allow');
       } finally {
         await withRoot.cleanup();
@@ -374,7 +377,8 @@ describe('the acceptEdits gate checks what each operand reaches', () => {
     const ro = join(h.ws, 'parent', 'ro');
     await mkdir(ro, { recursive: true });
     const paths = await PathGuard.create({ workingDirectory: h.ws, readOnlyRoots: [ro], probe: h.session.filesystem });
-    const move = (command: string) => decideBashCommand(classifier, paths, { kind: 'execute', command, cwd: h.ws }, 'acceptEdits');
+    const move = (command: string) =>
+      decideBashCommand(classifier, paths, { kind: 'execute', command, cwd: h.ws }, 'acceptEdits', { bashReader: bashReader(h.session.processes, h.session.environment) });
     expect((await move('mv parent/ro moved-ro')).reason).toContain('(protected)');
     const holder = await move('mv parent moved-parent');
     expect(holder.verdict).toBe('ask');

@@ -1,4 +1,4 @@
-import { createCommandClassifier, decideBashCommand, quoteCommand, type GitConfigReader } from '@openwork/builtin-tools';
+import { createCommandClassifier, decideBashCommand, quoteCommand, type BashReader, type GitConfigReader } from '@openwork/builtin-tools';
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { PathGuard } from '@openwork/path-guard';
 import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
@@ -18,6 +18,8 @@ export interface PolicyOptions {
   readonly filesystem?: AsyncFileSystem;
   /** Reads a repository's configuration before a git command runs on its own; without it git asks. */
   readonly gitConfig?: GitConfigReader;
+  /** Asks bash how it reads a command line; a line runs on its own only when bash reads it as the classifier did. Without it every command asks. */
+  readonly bashReader?: BashReader;
   /**
    * Command prefixes a person allowed (`bash:npm test`): a line whose every
    * simple command matches one or the read-only list is an ask they
@@ -65,6 +67,7 @@ export async function decide(request: PolicyRequest, options: PolicyOptions): Pr
           signal: request.signal,
           ...(options.filesystem === undefined ? {} : { filesystem: options.filesystem }),
           ...(options.gitConfig === undefined ? {} : { gitConfig: options.gitConfig }),
+          ...(options.bashReader === undefined ? {} : { bashReader: options.bashReader }),
           ...(options.allow === undefined ? {} : { allowRules: options.allow.map((rule) => ({ name: allowRuleName(rule), prefix: rule.prefix })) }),
           protectedDirectories: GATE_PROTECTED_DIRECTORIES,
         });

@@ -5,11 +5,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, decide, parseAllowRule, parseSettings, type AllowRule, type PermissionMode, type PolicyOptions } from '../src/index.ts';
 
 const ws = '/ws';
+/** These tables are about the policy; that bash reads each line as written is checked where bash runs (builtin-tools, cli). */
+const asWritten = (command: string) => Promise.resolve({ ok: true as const, text: command });
 let options: Omit<PolicyOptions, 'mode' | 'allow'>;
 
 beforeAll(async () => {
   const filesystem = new MemoryFileSystem({ files: { [`${ws}/a.txt`]: 'a\n' }, directories: [`${ws}/src`] });
-  options = { paths: await PathGuard.create({ workingDirectory: ws, probe: filesystem }), filesystem };
+  options = { paths: await PathGuard.create({ workingDirectory: ws, probe: filesystem }), filesystem, bashReader: asWritten };
 });
 
 function rule(text: string): AllowRule {

@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decide, modeSelection, PERMISSION_MODES, type PermissionMode, type PolicyOptions } from '../src/index.ts';
 
 const ws = '/ws';
+/** These tables are about the policy; that bash reads each line as written is checked where bash runs (builtin-tools, cli). */
+const asWritten = (command: string) => Promise.resolve({ ok: true as const, text: command });
 let options: Omit<PolicyOptions, 'mode'>;
 
 beforeAll(async () => {
@@ -14,7 +16,7 @@ beforeAll(async () => {
     // A path that reaches .git through a symlink is inside .git all the same.
     symlinks: { [`${ws}/hooks`]: '.git' },
   });
-  options = { paths: await PathGuard.create({ workingDirectory: ws, probe: filesystem }), filesystem };
+  options = { paths: await PathGuard.create({ workingDirectory: ws, probe: filesystem }), filesystem, bashReader: asWritten };
 });
 
 const read = (path: string): ToolEffect => ({ kind: 'read', paths: [path] });
@@ -44,6 +46,13 @@ const table: readonly [string, ToolEffect, Expected, Expected, Expected][] = [
 ];
 
 describe('the decisions table', () => {
+  it('without a bash reader a command the classifier allows asks', async () => {
+    const { bashReader: _reader, ...withoutReader } = options;
+    const decision = await decide({ definition: { name: 'bash' }, effect: bash('ls src'), signal: new AbortController().signal }, { ...withoutReader, mode: 'default' });
+    expect(decision).toMatchObject({ verdict: 'ask', rule: 'ask' });
+    expect(decision.reason).toContain('bash was not asked how it reads the line');
+  });
+
   it.each(table)('%s', async (_, effect, ...expected) => {
     const modes = PERMISSION_MODES.map((mode) => mode);
     expect(modes).toEqual(['default', 'acceptEdits', 'readOnly']);

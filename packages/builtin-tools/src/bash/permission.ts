@@ -7,6 +7,8 @@ import type { CommandAllowRule, CommandClassification, CommandClassifier, Permis
 import { checkGit, LEADS_OUT } from './git-check.ts';
 import type { GitConfigReader } from './git-config.ts';
 import { checkJqPrograms } from './jq-programs.ts';
+import type { BashReader } from './bash-reading.ts';
+import { bashDisagreement } from './reads-like-bash.ts';
 
 export interface BashDecisionOptions {
   readonly signal?: AbortSignal;
@@ -16,6 +18,12 @@ export interface BashDecisionOptions {
   readonly gitConfig?: GitConfigReader;
   /** Command prefixes a person allowed; a line that needs one is an ask those rules approved. */
   readonly allowRules?: readonly CommandAllowRule[];
+  /**
+   * Asks bash how it reads the line; a line runs without asking only when bash
+   * reads the same commands, words and redirections as the classifier.
+   * Without it every line asks.
+   */
+  readonly bashReader?: BashReader;
   /** Directory names, besides `.git`, inside which a gate command asks: a change there alters what runs. */
   readonly protectedDirectories?: readonly string[];
 }
@@ -121,7 +129,8 @@ export async function decideBashCommand(
   mode: PermissionMode,
   options: BashDecisionOptions = {},
 ): Promise<PermissionDecision> {
-  const classified = classifier.classify(effect.command, { mode, ...(options.allowRules === undefined ? {} : { allowRules: options.allowRules }) });
+  const classifyOptions = { mode, ...(options.allowRules === undefined ? {} : { allowRules: options.allowRules }) };
+  const classified = classifier.classify(effect.command, classifyOptions);
   if (classified.verdict === 'ask') return asking(effect.command, classified.reason);
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const started = await fromWorkdir(paths, effect.cwd, classified, signal);
@@ -166,6 +175,9 @@ export async function decideBashCommand(
   }
   const git = await checkGit(paths, classification, options);
   if ('ask' in git) return asking(effect.command, git.ask);
+  // Last, so that a line that asks anyway costs no bash start.
+  const disagreement = await bashDisagreement(classifier, effect.command, classified.commands, { ...classifyOptions, reader: options.bashReader, ...signal });
+  if (disagreement !== undefined) return asking(effect.command, disagreement);
   // A person's rule approved the line in advance: it runs as an approved command does, as written (git hooks included).
   if (classification.list === 'allow_rule') return { verdict: 'ask', approved: true, reason: `bash runs ${quoteCommand(effect.command)}: ${classification.reason}`, rule: classification.rule };
   return { verdict: 'allow', reason: `${classification.reason}${git.note}`, rule: classification.rule };

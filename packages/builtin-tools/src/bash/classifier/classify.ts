@@ -150,7 +150,7 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
   if (tree === null) return ask('the parser could not read the command');
   try {
     const syntax = readSyntax(tree);
-    const commands = syntax.commands.map((simple) => ({ argv: simple.words.map((word) => word.value) }));
+    const commands = syntax.commands.map((simple) => ({ argv: simple.words.map((word) => word.value), redirections: simple.redirections }));
     if (!syntax.ok) return ask(syntax.reason, commands);
     const comment = misplacedComment(tree, command);
     if (comment !== undefined) return ask(comment, commands);

@@ -1,5 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { reasonForNode } from './syntax-reasons.ts';
+import { descriptorNumber, isDescriptorWord, isVariableDescriptor, operatorOf, readRedirect, RedirectAsk, redirectionProblem } from './redirects.ts';
+import type { Redirection } from './redirects.ts';
 import { doubleQuotedPart, joinParts, quotedPart, unquotedPart } from './word.ts';
 import type { Word } from './word.ts';
 
@@ -12,6 +14,8 @@ export interface SimpleCommand {
   readonly underOr: boolean;
   /** Files its `<` redirects read. */
   readonly inputs: readonly Word[];
+  /** Its redirections in the order bash applies them. */
+  readonly redirections: readonly Redirection[];
 }
 
 export type SyntaxResult =
@@ -23,6 +27,14 @@ interface Context {
   readonly underOr: boolean;
 }
 
+/** A simple command's nodes in source order (its words and redirects, and those of a redirected statement that end it). */
+interface Pending {
+  readonly nodes: Node[];
+  readonly context: Context;
+  /** The `command` node, for the text a reason quotes. */
+  readonly node: Node;
+}
+
 class Ask extends Error {
   constructor(readonly reason: string) {
     super(reason);
@@ -31,22 +43,24 @@ class Ask extends Error {
 
 /**
  * Walks the tree with an allow list of node types: anything not on it asks,
- * since the classifier only promises what it fully understood (seed §8).
+ * since the classifier only promises what it fully understood (docs/security.md).
  */
 export function readSyntax(tree: Tree): SyntaxResult {
   const commands: SimpleCommand[] = [];
   try {
     const root = tree.rootNode;
     if (root.hasError) throw new Ask(firstErrorReason(root));
+    const pending: Pending[] = [];
     for (const child of root.children) {
       if (child === null) continue;
       if (child.type === ';' || child.type === '\n' || child.type === 'comment') continue;
-      statement(child, { inPipeline: false, underOr: false }, commands);
+      statement(child, { inPipeline: false, underOr: false }, pending);
     }
+    for (const each of pending) commands.push(simpleCommand(each));
     if (commands.length === 0) throw new Ask('the command is empty or only a comment');
     return { ok: true, commands };
   } catch (error) {
-    if (error instanceof Ask) return { ok: false, reason: error.reason, commands };
+    if (error instanceof Ask || error instanceof RedirectAsk) return { ok: false, reason: error.reason, commands };
     throw error;
   }
 }
@@ -60,13 +74,11 @@ function firstErrorReason(node: Node): string {
   return 'the parser could not read the command';
 }
 
-function statement(node: Node, context: Context, out: SimpleCommand[]): void {
+function statement(node: Node, context: Context, out: Pending[]): void {
   switch (node.type) {
-    case 'command': {
-      const inputs: Word[] = [];
-      out.push({ words: simpleCommand(node, inputs), ...context, inputs });
+    case 'command':
+      out.push({ nodes: node.children.filter((child) => child !== null), context, node });
       return;
-    }
     case 'pipeline':
       pipeline(node, context, out);
       return;
@@ -81,7 +93,7 @@ function statement(node: Node, context: Context, out: SimpleCommand[]): void {
   }
 }
 
-function list(node: Node, context: Context, out: SimpleCommand[]): void {
+function list(node: Node, context: Context, out: Pending[]): void {
   const operator = node.children.find((child) => child !== null && !child.isNamed)?.type;
   if (operator !== '&&' && operator !== '||') throw new Ask(reasonForNode(operator ?? node.type));
   const inner = { ...context, underOr: context.underOr || operator === '||' };
@@ -91,7 +103,7 @@ function list(node: Node, context: Context, out: SimpleCommand[]): void {
   }
 }
 
-function pipeline(node: Node, context: Context, out: SimpleCommand[]): void {
+function pipeline(node: Node, context: Context, out: Pending[]): void {
   for (const child of node.children) {
     if (child === null || child.type === '|' || child.type === 'comment') continue;
     if (!child.isNamed) throw new Ask(reasonForNode(child.type));
@@ -99,68 +111,79 @@ function pipeline(node: Node, context: Context, out: SimpleCommand[]): void {
   }
 }
 
-function redirectedStatement(node: Node, context: Context, out: SimpleCommand[]): void {
-  const inputs: Word[] = [];
+/**
+ * tree-sitter hangs redirects that end a pipeline or a list (`ls | cat > f`)
+ * on the whole statement; bash gives them to the simple command right before
+ * them, which is the last one read so far.
+ */
+function redirectedStatement(node: Node, context: Context, out: Pending[]): void {
   const first = out.length;
   node.children.forEach((child, index) => {
     if (child === null) return;
-    if (node.fieldNameForChild(index) === 'body') statement(child, context, out);
-    else if (child.type === 'file_redirect') redirect(child, inputs);
-    else throw new Ask(reasonForNode(child.type));
+    if (node.fieldNameForChild(index) === 'body') {
+      statement(child, context, out);
+      return;
+    }
+    if (child.type !== 'file_redirect') throw new Ask(reasonForNode(child.type));
+    const owner = out.at(-1);
+    if (owner === undefined || out.length === first) throw new Ask('a redirect without a command is not classified');
+    owner.nodes.push(child);
   });
-  // The statement's redirects read their files before its first command runs.
-  const owner = out[first];
-  if (owner !== undefined && inputs.length > 0) out[first] = { ...owner, inputs: [...owner.inputs, ...inputs] };
-  else if (inputs.length > 0) throw new Ask('a redirect without a command is not classified');
 }
 
-function simpleCommand(node: Node, inputs: Word[]): Word[] {
+function simpleCommand(pending: Pending): SimpleCommand {
+  const { nodes, context } = pending;
   const words: Word[] = [];
+  const inputs: Word[] = [];
+  const redirections: Redirection[] = [];
   let previousEnd: number | undefined;
   let previousType: string | undefined;
-  for (const child of node.children) {
-    if (child === null) continue;
+  let descriptor: number | undefined;
+  nodes.forEach((child, index) => {
     // Two parts with nothing between them are one word to bash (`'-'\-output=x` is `--output=x`); the tree may give them as two.
     if (previousEnd !== undefined && child.startIndex === previousEnd && child.type !== 'file_redirect' && previousType !== 'file_redirect') {
-      throw new Ask(`${JSON.stringify(node.text.slice(0, 40))} has parts of one word that the parser reads as two; quote the whole word`);
+      throw new Ask(`${JSON.stringify(pending.node.text.slice(0, 40))} has parts of one word that the parser reads as two; quote the whole word`);
+    }
+    // `<a.txt2>f`: the tree gives the 2 to the next redirect as its descriptor; bash keeps it in the word before (`a.txt2`).
+    if (child.type === 'file_redirect' && child.startIndex === previousEnd && child.childForFieldName('descriptor') !== null) {
+      throw new Ask(`${JSON.stringify(child.text.slice(0, 20))} is glued to the word before it, which bash reads as one word with its digits; put a blank before the redirect`);
     }
     previousEnd = child.endIndex;
     previousType = child.type;
-    if (child.type === 'command_name') {
+    const next = nodes[index + 1];
+    if (child.type === 'file_redirect') {
+      const reading = readRedirect(child, descriptor, word);
+      descriptor = undefined;
+      const problem = redirectionProblem(reading.redirection, child.text);
+      if (problem !== undefined) throw new Ask(problem);
+      if (reading.redirection.operator === '<') inputs.push(reading.targetWord);
+      redirections.push(reading.redirection);
+      // The words after the target are the command's next arguments (`> f a b` runs the command with `a b`).
+      reading.trailing.forEach((argument, at) => {
+        words.push(commandWord(argument, reading.trailing[at + 1] ?? next, (number) => (descriptor = number)));
+      });
+    } else if (child.type === 'command_name') {
       const name = child.namedChildren[0];
       if (name === null || name === undefined || child.namedChildCount !== 1) throw new Ask('the program name is not a plain word');
-      words.push(word(name));
-    } else if (child.type === 'file_redirect') {
-      redirect(child, inputs);
+      words.push(commandWord(name, next, (number) => (descriptor = number)));
     } else {
-      words.push(word(child));
+      words.push(commandWord(child, next, (number) => (descriptor = number)));
     }
-  }
-  return words;
+  });
+  return { words: words.filter((each): each is Word => each !== DESCRIPTOR), ...context, inputs, redirections };
 }
 
-/** seed §8 (Shell 重定向边界): only redirects that cannot write a file pass. */
-function redirect(node: Node, inputs: Word[]): void {
-  let operator: string | undefined;
-  let destination: Node | undefined;
-  node.children.forEach((child, index) => {
-    if (child === null) return;
-    const field = node.fieldNameForChild(index);
-    if (field === 'descriptor') return;
-    if (field === 'destination') destination = child;
-    else if (!child.isNamed && operator === undefined) operator = child.type;
-    else throw new Ask(`the redirect ${JSON.stringify(node.text)} is not classified`);
-  });
-  if (operator === undefined || destination === undefined) throw new Ask(`the redirect ${JSON.stringify(node.text)} is not classified`);
-  const targetWord = word(destination);
-  const target = targetWord.value;
-  if (operator === '<') {
-    inputs.push(targetWord);
-    return;
+/** Stands for a digit word that bash reads as a descriptor; dropped from the words. */
+const DESCRIPTOR: Word = { value: '', unquoted: '' };
+
+/** A word of a command, or DESCRIPTOR when bash reads it as the descriptor of the redirect right after it (`cd 0>/dev/null`). */
+function commandWord(node: Node, next: Node | undefined, setDescriptor: (descriptor: number) => void): Word {
+  if (next !== undefined && isDescriptorWord(node, next)) {
+    setDescriptor(descriptorNumber(node.text));
+    return DESCRIPTOR;
   }
-  if ((operator === '>&' || operator === '<&') && /^\d+$/.test(target)) return;
-  if (['>', '>>', '&>', '&>>', '>|'].includes(operator) && target === '/dev/null') return;
-  throw new Ask(`the redirect ${JSON.stringify(node.text)} may write a file`);
+  if (next !== undefined && isVariableDescriptor(node, next)) throw new Ask(`${node.text}${operatorOf(next) ?? ''} opens a descriptor and stores it in a variable, which is not classified`);
+  return word(node);
 }
 
 function word(node: Node): Word {

@@ -1,6 +1,10 @@
+import type { Redirection } from './redirects.ts';
+
 /** One simple command of a bash line, its words after quote removal. */
 export interface ParsedCommand {
   readonly argv: readonly string[];
+  /** Its redirections as bash applies them, after the words: descriptor, operator, target. */
+  readonly redirections: readonly Redirection[];
 }
 
 /**
