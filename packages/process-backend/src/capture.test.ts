@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BoundedCapture, DEFAULT_CAPTURE_LIMITS } from './capture.ts';
 import { ChunkDecoder } from './chunk-decoder.ts';
+import { retainedArrayBufferBytes } from './contract-suite/array-buffer-memory.ts';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const marker = (omitted: number) => `\n… [${omitted} bytes omitted] …\n`;
@@ -80,6 +81,24 @@ describe('BoundedCapture', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('holds no pushed chunk: 64 MiB in fresh chunks leaves every chunk collectable and no more buffer memory than its caps', async () => {
+    const chunkBytes = 64 * 1024;
+    const capture = new BoundedCapture({ headBytes: 4096, tailBytes: 4096 });
+    const before = await retainedArrayBufferBytes();
+    const watched: WeakRef<ArrayBufferLike>[] = [];
+    for (let index = 0; index < 1024; index += 1) {
+      const chunk = new Uint8Array(chunkBytes).fill(0x79);
+      capture.push(chunk);
+      if (index % 64 === 0) watched.push(new WeakRef(chunk.buffer));
+    }
+    const after = await retainedArrayBufferBytes();
+    expect(capture.totalBytes).toBe(1024 * chunkBytes);
+    // A capture that kept the chunks, or copies of them, would hold 64 MiB here.
+    expect(watched.filter((reference) => reference.deref() !== undefined)).toHaveLength(0);
+    expect(after - before).toBeLessThan(4 * 1024 * 1024);
+    expect(capture.result().omittedBytes).toBe(1024 * chunkBytes - 8192);
   });
 
   it('rejects limits that are not byte counts', () => {
