@@ -70,4 +70,33 @@ describe('undo compares the file with the digest after the change before it touc
     expect(counts.changes).toBe(1);
     expect(await readFile(join(world.ws, 'e.txt'), 'utf8')).toBe('v1\n');
   });
+
+  it('a file changed between the check and the restore is a conflict too, and the other change survives', async () => {
+    world = await nodeWorld();
+    const path = join(world.ws, 'e.txt');
+    let armed = false;
+    const session = await world.session({
+      wrap: (filesystem) =>
+        new Proxy(filesystem, {
+          get(target, key) {
+            const value: unknown = Reflect.get(target, key, target);
+            if (typeof value !== 'function') return value;
+            const method = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
+            if (key !== 'writeFile') return method;
+            // Another process writes right after undo compared the digest and before its write commits.
+            return async (...args: unknown[]) => {
+              if (armed) await writeFile(path, 'theirs\n');
+              return method(...args);
+            };
+          },
+        }),
+    });
+    await writeFile(path, 'v1\n');
+    const changes = (await callTool(session, 'edit', { path: 'e.txt', oldText: 'v1', newText: 'v2' })).artifacts as FileChangeArtifact[];
+    armed = true;
+    const report = await undoChanges(session, changes, { signal: new AbortController().signal });
+    expect(report.undone).toEqual([]);
+    expect(report.conflicts.map((conflict) => conflict.reason)).toEqual(['the file changed while it was being restored; it was left as it is']);
+    expect(await readFile(path, 'utf8')).toBe('theirs\n');
+  });
 });
