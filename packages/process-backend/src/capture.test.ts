@@ -102,8 +102,9 @@ describe('BoundedCapture', () => {
   });
 
   it('rejects limits that are not byte counts', () => {
-    expect(() => new BoundedCapture({ headBytes: -1 })).toThrow(RangeError);
-    expect(() => new BoundedCapture({ tailBytes: 1.5 })).toThrow(RangeError);
+    for (const limits of [{ headBytes: -1 }, { headBytes: 1.5 }, { tailBytes: -1 }, { tailBytes: 1.5 }, { headBytes: Number.NaN }]) {
+      expect(() => new BoundedCapture(limits)).toThrow(new RangeError('capture limits must be non-negative integers'));
+    }
   });
 });
 
