@@ -7,6 +7,27 @@ import { retainedArrayBufferBytes } from './contract-suite/array-buffer-memory.t
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const marker = (omitted: number) => `\n… [${omitted} bytes omitted] …\n`;
 
+/** The longest run of whole characters from the start that fits in `bytes`. */
+function longestPrefix(text: string, bytes: number): string {
+  let kept = '';
+  for (const character of text) {
+    if (Buffer.byteLength(kept + character) > bytes) break;
+    kept += character;
+  }
+  return kept;
+}
+
+/** The longest run of whole characters at the end that fits in `bytes`. */
+function longestSuffix(text: string, bytes: number): string {
+  const characters = [...text];
+  let kept = '';
+  for (let index = characters.length - 1; index >= 0; index -= 1) {
+    if (Buffer.byteLength((characters[index] ?? '') + kept) > bytes) break;
+    kept = (characters[index] ?? '') + kept;
+  }
+  return kept;
+}
+
 /** Feeds the bytes in pieces cut at the given offsets. */
 function feed(capture: BoundedCapture, data: Uint8Array, cuts: readonly number[]): void {
   let start = 0;
@@ -74,8 +95,9 @@ describe('BoundedCapture', () => {
           expect(text.endsWith(tail)).toBe(true);
           expect(Buffer.byteLength(head)).toBeLessThanOrEqual(headBytes);
           expect(Buffer.byteLength(tail)).toBeLessThanOrEqual(tailBytes);
-          expect(Buffer.byteLength(head)).toBeGreaterThan(headBytes - 4);
-          expect(Buffer.byteLength(tail)).toBeGreaterThan(tailBytes - 4);
+          // The cut keeps every whole character that fits, not merely one that is close.
+          expect(head).toBe(longestPrefix(text, headBytes));
+          expect(tail).toBe(longestSuffix(text, tailBytes));
           expect(result.omittedBytes).toBe(data.length - Buffer.byteLength(head) - Buffer.byteLength(tail));
         },
       ),
