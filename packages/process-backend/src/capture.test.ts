@@ -59,6 +59,13 @@ describe('BoundedCapture', () => {
     expect(capture.result()).toEqual({ text: `a€${marker(10)}€b`, totalBytes: 18, omittedBytes: 10, truncated: true });
   });
 
+  it('cuts a three-byte character led by 0xe0 and a four-byte one led by 0xf0 whole, at either end', () => {
+    // "ࠀ" is e0 a0 80 and "𐀀" is f0 90 80 80: the head ends two bytes into the first, the tail starts one byte into the last.
+    const capture = new BoundedCapture({ headBytes: 4, tailBytes: 3 });
+    capture.push(bytes('aaࠀ middle 𐀀'));
+    expect(capture.result().text).toBe(`aa${marker(Buffer.byteLength('aaࠀ middle 𐀀') - 2)}`);
+  });
+
   it('uses 32 KiB each for head and tail by default', () => {
     expect(DEFAULT_CAPTURE_LIMITS).toEqual({ headBytes: 32_768, tailBytes: 32_768 });
     const capture = new BoundedCapture();
