@@ -2,9 +2,31 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BoundedCapture, DEFAULT_CAPTURE_LIMITS } from './capture.ts';
 import { ChunkDecoder } from './chunk-decoder.ts';
+import { retainedArrayBufferBytes } from './contract-suite/array-buffer-memory.ts';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const marker = (omitted: number) => `\n… [${omitted} bytes omitted] …\n`;
+
+/** The longest run of whole characters from the start that fits in `bytes`. */
+function longestPrefix(text: string, bytes: number): string {
+  let kept = '';
+  for (const character of text) {
+    if (Buffer.byteLength(kept + character) > bytes) break;
+    kept += character;
+  }
+  return kept;
+}
+
+/** The longest run of whole characters at the end that fits in `bytes`. */
+function longestSuffix(text: string, bytes: number): string {
+  const characters = [...text];
+  let kept = '';
+  for (let index = characters.length - 1; index >= 0; index -= 1) {
+    if (Buffer.byteLength((characters[index] ?? '') + kept) > bytes) break;
+    kept = (characters[index] ?? '') + kept;
+  }
+  return kept;
+}
 
 /** Feeds the bytes in pieces cut at the given offsets. */
 function feed(capture: BoundedCapture, data: Uint8Array, cuts: readonly number[]): void {
@@ -35,6 +57,13 @@ describe('BoundedCapture', () => {
     const text = 'a€€x€€€b';
     feed(capture, bytes(text), [2, 5, 9]);
     expect(capture.result()).toEqual({ text: `a€${marker(10)}€b`, totalBytes: 18, omittedBytes: 10, truncated: true });
+  });
+
+  it('cuts a three-byte character led by 0xe0 and a four-byte one led by 0xf0 whole, at either end', () => {
+    // "ࠀ" is e0 a0 80 and "𐀀" is f0 90 80 80: the head ends two bytes into the first, the tail starts one byte into the last.
+    const capture = new BoundedCapture({ headBytes: 4, tailBytes: 3 });
+    capture.push(bytes('aaࠀ middle 𐀀'));
+    expect(capture.result().text).toBe(`aa${marker(Buffer.byteLength('aaࠀ middle 𐀀') - 2)}`);
   });
 
   it('uses 32 KiB each for head and tail by default', () => {
@@ -73,8 +102,9 @@ describe('BoundedCapture', () => {
           expect(text.endsWith(tail)).toBe(true);
           expect(Buffer.byteLength(head)).toBeLessThanOrEqual(headBytes);
           expect(Buffer.byteLength(tail)).toBeLessThanOrEqual(tailBytes);
-          expect(Buffer.byteLength(head)).toBeGreaterThan(headBytes - 4);
-          expect(Buffer.byteLength(tail)).toBeGreaterThan(tailBytes - 4);
+          // The cut keeps every whole character that fits, not merely one that is close.
+          expect(head).toBe(longestPrefix(text, headBytes));
+          expect(tail).toBe(longestSuffix(text, tailBytes));
           expect(result.omittedBytes).toBe(data.length - Buffer.byteLength(head) - Buffer.byteLength(tail));
         },
       ),
@@ -82,9 +112,28 @@ describe('BoundedCapture', () => {
     );
   });
 
+  it('holds no pushed chunk: 64 MiB in fresh chunks leaves every chunk collectable and no more buffer memory than its caps', async () => {
+    const chunkBytes = 64 * 1024;
+    const capture = new BoundedCapture({ headBytes: 4096, tailBytes: 4096 });
+    const before = await retainedArrayBufferBytes();
+    const watched: WeakRef<ArrayBufferLike>[] = [];
+    for (let index = 0; index < 1024; index += 1) {
+      const chunk = new Uint8Array(chunkBytes).fill(0x79);
+      capture.push(chunk);
+      if (index % 64 === 0) watched.push(new WeakRef(chunk.buffer));
+    }
+    const after = await retainedArrayBufferBytes();
+    expect(capture.totalBytes).toBe(1024 * chunkBytes);
+    // A capture that kept the chunks, or copies of them, would hold 64 MiB here.
+    expect(watched.filter((reference) => reference.deref() !== undefined)).toHaveLength(0);
+    expect(after - before).toBeLessThan(4 * 1024 * 1024);
+    expect(capture.result().omittedBytes).toBe(1024 * chunkBytes - 8192);
+  });
+
   it('rejects limits that are not byte counts', () => {
-    expect(() => new BoundedCapture({ headBytes: -1 })).toThrow(RangeError);
-    expect(() => new BoundedCapture({ tailBytes: 1.5 })).toThrow(RangeError);
+    for (const limits of [{ headBytes: -1 }, { headBytes: 1.5 }, { tailBytes: -1 }, { tailBytes: 1.5 }, { headBytes: Number.NaN }]) {
+      expect(() => new BoundedCapture(limits)).toThrow(new RangeError('capture limits must be non-negative integers'));
+    }
   });
 });
 

@@ -72,6 +72,16 @@ export function writeContract(world: () => ContractWorld): void {
     expect(created.created).toBe(true);
   });
 
+  it('a digest in upper-case hex is the same digest, for writeFile and for removeFile', async () => {
+    const { fixture, at, resolve } = world();
+    await fixture.file(at('a.txt'), 'original');
+    const path = await resolve('a.txt', 'write', 'must_exist');
+    await fixture.fs.writeFile(path, bytes('edited'), { expectedSha256: sha256('original').toUpperCase() });
+    expect(text(await fixture.readBytes(at('a.txt')))).toBe('edited');
+    await fixture.fs.removeFile(path, { expectedSha256: sha256('edited').toUpperCase() });
+    expect(await fixture.readBytes(at('a.txt'))).toBeNull();
+  });
+
   it('a directory that appears at the target after the check fails the write with is_directory and leaves no temp file', async () => {
     const { fixture, at, resolve } = world();
     const path = await resolve('target', 'write', 'may_create');

@@ -16,6 +16,8 @@ export interface MemoryFileSystemOptions {
   readonly symlinks?: Readonly<Record<string, string>>;
   /** Bits taken from the mode of every new file and directory; default 0o022. */
   readonly umask?: number;
+  /** Walkers that take a search's tasks in turns, as the Node file system's workers do; default 1. */
+  readonly searchWalkers?: number;
 }
 
 export interface SeedOptions {
@@ -49,7 +51,7 @@ export class MemoryFileSystem extends CheckedFileSystem {
           return () => Promise.resolve(release());
         },
       },
-      new InProcessWalkers(memorySearchHost(tree, faults)),
+      new InProcessWalkers(memorySearchHost(tree, faults), { walkers: options.searchWalkers ?? 1 }),
     );
     this.#tree = tree;
     this.#faults = faults;
