@@ -27,7 +27,7 @@ export interface CommandHost {
   /** Where the policy reads git's configuration: always pipes, whose output it can parse. */
   readonly gitProcesses: ProcessBackend;
   readonly environment: Readonly<Record<string, string>>;
-  /** Ends every command still running (seed §5). */
+  /** Ends every command still running (docs/design.md §5). */
   readonly dispose: () => Promise<void>;
 }
 
@@ -42,7 +42,7 @@ export function commandLineRoots(options: CliOptions): SessionRoots {
   return { workingDirectory, writableRoots: options.roots.map((root) => resolve(workingDirectory, root)) };
 }
 
-/** The skill root of seed §8: `~/.agents/skills` when it exists, or `--skills-root`. */
+/** The skill root of docs/design.md §8: `~/.agents/skills` when it exists, or `--skills-root`. */
 function skillsRoot(options: CliOptions): string | undefined {
   if (options.skillsRoot !== undefined) return resolve(options.skillsRoot);
   const fallback = resolve(homedir(), '.agents', 'skills');
@@ -70,7 +70,7 @@ export async function createHost(options: CliOptions): Promise<CommandHost> {
   };
 }
 
-/** A session over `roots`, canonicalized once (seed §8); `--read-root` and the skill root apply to every session. */
+/** A session over `roots`, canonicalized once (docs/design.md §8); `--read-root` and the skill root apply to every session. */
 export async function openSession(host: CommandHost, options: CliOptions, roots: SessionRoots): Promise<BuiltinSession> {
   const base = commandDirectory(options);
   const skills = skillsRoot(options);
@@ -90,7 +90,7 @@ export async function openSession(host: CommandHost, options: CliOptions, roots:
     limits: DEFAULT_LIMITS,
     // Keyed by each file's canonical path: a read through a symlink and an edit of the real name share one history.
     readLedger: new ReadLedger(),
-    // seed §10: the MCP server serves calls concurrently; write and edit of one session take one line.
+    // docs/design.md §10: the MCP server serves calls concurrently; write and edit of one session take one line.
     changeQueue: new ChangeQueue(),
   };
 }

@@ -28,7 +28,7 @@ async function lint(file: string, code: string) {
   return (result?.messages ?? []).map((message) => ({ rule: message.ruleId, message: message.message }));
 }
 
-describe('the dependency direction of CONTRACT.md §1 is enforced in lint', () => {
+describe('the dependency direction of docs/contract.md §1 is enforced in lint', () => {
   it('builtin-tools may not import cli', async () => {
     const messages = await lint('packages/builtin-tools/src/lint-probe.ts', "import { runCli } from '@openwork/cli';\nexport const probe = runCli;\n");
     expect(messages.map((message) => message.rule)).toContain('@nx/enforce-module-boundaries');

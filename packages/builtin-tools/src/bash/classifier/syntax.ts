@@ -31,7 +31,7 @@ class Ask extends Error {
 
 /**
  * Walks the tree with an allow list of node types: anything not on it asks,
- * since the classifier only promises what it fully understood (seed §8).
+ * since the classifier only promises what it fully understood (docs/design.md §8).
  */
 export function readSyntax(tree: Tree): SyntaxResult {
   const commands: SimpleCommand[] = [];
@@ -139,7 +139,7 @@ function simpleCommand(node: Node, inputs: Word[]): Word[] {
   return words;
 }
 
-/** seed §8 (Shell 重定向边界): only redirects that cannot write a file pass. */
+/** docs/design.md §8 (the shell redirection boundary): only redirects that cannot write a file pass. */
 function redirect(node: Node, inputs: Word[]): void {
   let operator: string | undefined;
   let destination: Node | undefined;
