@@ -1,12 +1,12 @@
 // The whole repository's lint: TypeScript rules, the package dependency
-// direction (CONTRACT.md §1) and the host-access boundary. The probes in
+// direction (docs/contract.md §1) and the host-access boundary. The probes in
 // packages/cli/test/lint-boundaries.test.ts prove each rule fires.
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Which layer may depend on which (CONTRACT.md §1); never a wildcard. */
+/** Which layer may depend on which (docs/contract.md §1); never a wildcard. */
 export const depConstraints = [
   { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:contract'] },
   { sourceTag: 'layer:path-guard', onlyDependOnLibsWithTags: ['layer:contract'] },
@@ -90,7 +90,7 @@ export function forbiddenImports(pkg, { source }) {
   const forbidden = [];
   for (const other of workspacePackages) {
     if (other.name === pkg.name || allowed.includes(other.tag)) continue;
-    forbidden.push({ name: other.name, subpaths: true, message: `${pkg.name} (${pkg.tag}) may not depend on ${other.name} (${other.tag}): CONTRACT.md §1.` });
+    forbidden.push({ name: other.name, subpaths: true, message: `${pkg.name} (${pkg.tag}) may not depend on ${other.name} (${other.tag}): docs/contract.md §1.` });
   }
   if (pkg.tag !== 'layer:fs-backend') forbidden.push({ name: '@openwork/path-guard/backend', message: 'Only fs-backend may open a CheckedPath.' });
   if (source && NO_HOST.has(pkg.tag)) forbidden.push(...hostModules.map((name) => ({ name, message: HOST_MESSAGE })));

@@ -189,7 +189,7 @@ if (searchWanted && !hasRipgrep()) {
     { name: 'grep literal, one worker', cwd, ours: { tool: 'grep', input: { pattern: 'createElement', maxResults: ALL }, readWorkers: 1 }, baseline: rg('-j1', '-l', '-F', 'createElement'), baselineLabel: 'rg -j1 -l -F', target: '≤ 1.5×' },
     { name: 'grep regex, files_with_matches', cwd, ours: { tool: 'grep', input: { pattern: 'function\\s+use[A-Z]\\w+', maxResults: ALL } }, throughCommand: true, baseline: rg('-l', 'function\\s+use[A-Z]\\w+'), baselineLabel: 'rg -l', target: '≤ 2× / ≤ 2.5×, < 256 MiB' },
     { name: 'grep case-insensitive', cwd, ours: { tool: 'grep', input: { pattern: 'deprecated', caseInsensitive: true, maxResults: ALL } }, throughCommand: true, baseline: rg('-l', '-i', 'deprecated'), baselineLabel: 'rg -l -i', target: '≤ 2× / ≤ 2.5×, < 256 MiB' },
-    // A literal with s and k, which RE2 also folds to the long s and the Kelvin sign (issue 12 item 6).
+    // A literal with s and k, which RE2 also folds to the long s and the Kelvin sign.
     { name: 'grep case-insensitive, s and k', cwd, ours: { tool: 'grep', input: { pattern: 'hasOwnProperty', caseInsensitive: true, maxResults: ALL } }, throughCommand: true, baseline: rg('-l', '-i', 'hasOwnProperty'), baselineLabel: 'rg -l -i', target: '≤ 2× / ≤ 2.5×, < 256 MiB' },
     { name: 'grep case-insensitive, non-ASCII', cwd, ours: { tool: 'grep', input: { pattern: 'größe', caseInsensitive: true, maxResults: ALL } }, baseline: rg('-l', '-i', 'größe'), baselineLabel: 'rg -l -i', target: '≤ 2×' },
     { name: 'grep content mode', cwd, ours: { tool: 'grep', input: { pattern: 'TODO', mode: 'content', maxResults: ALL } }, throughCommand: true, baseline: rg('-n', 'TODO'), baselineLabel: 'rg -n', target: '≤ 2.5× / ≤ 3×, < 256 MiB' },

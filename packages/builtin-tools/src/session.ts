@@ -7,7 +7,7 @@ import type { ReadLedger } from './shared/read-ledger.ts';
 
 /** Limits a product may tune; every one is reported when hit. */
 export interface ToolLimits {
-  /** read/write/edit: most bytes of content handed over in one call (CONTRACT.md §2: 1 MiB). */
+  /** read/write/edit: most bytes of content handed over in one call (docs/contract.md §2: 1 MiB). */
   readonly maxContentBytes: number;
   /** read: files above this are refused with `too_large` before anything is decoded. */
   readonly maxReadFileBytes: number;
@@ -69,7 +69,7 @@ export interface ChangeJournal {
 }
 
 /**
- * The session the built-in tools run in (seed §4): the path guard is the
+ * The session the built-in tools run in (docs/design.md §4): the path guard is the
  * only way to a CheckedPath, the backends the only way to the host.
  */
 export interface BuiltinSession extends ToolSessionContext {
@@ -79,7 +79,7 @@ export interface BuiltinSession extends ToolSessionContext {
   readonly limits: ToolLimits;
   /** What the model last saw of each file, for edit's staleness check. */
   readonly readLedger: ReadLedger;
-  /** The session's serial line for write, edit and undo (seed §10); absent, only per-path locks order them. */
+  /** The session's serial line for write, edit and undo (docs/design.md §10); absent, only per-path locks order them. */
   readonly changeQueue?: ChangeQueue;
   /** Where write and edit record each change before they make it; absent, they only return it as an artifact. */
   readonly changeJournal?: ChangeJournal;

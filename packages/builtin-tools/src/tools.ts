@@ -8,7 +8,7 @@ import { readTool } from './read/read.ts';
 import type { BuiltinSession } from './session.ts';
 import { writeTool } from './write/write.ts';
 
-/** The built-in tools in their advertised order (seed §9). */
+/** The built-in tools in their advertised order (docs/design.md §9). */
 export function builtinTools(): DynTool<BuiltinSession>[] {
   return [adaptTool(readTool), adaptTool(writeTool), adaptTool(editTool), adaptTool(grepTool), adaptTool(globTool), adaptTool(listTool), adaptTool(bashTool)];
 }

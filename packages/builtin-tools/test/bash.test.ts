@@ -18,8 +18,8 @@ afterEach(async () => {
 const data = (result: { data?: unknown }) => result.data as BashData;
 const running = (marker: string) => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((line) => line.includes(marker) && !line.includes('ps -eo'));
 
-describe('bash (seed §9, §11)', () => {
-  it('bash 非零退出是正常工具结果，不是基础设施错误', async () => {
+describe('bash (docs/design.md §9, §11)', () => {
+  it('a non-zero bash exit is a normal tool result, not an infrastructure error', async () => {
     const result = await h.call('bash', { command: 'echo out; echo err >&2; exit 4' });
     expect(result.status).toBe('ok');
     expect(data(result)).toMatchObject({ status: 'exited', exitCode: 4, stdout: { text: 'out\n' }, stderr: { text: 'err\n' } });
@@ -34,7 +34,7 @@ describe('bash (seed §9, §11)', () => {
     expect(running('sleep 30.4242')).toBe(false);
   });
 
-  it('timeout 与用户取消走同一条终止路径: timeoutMs ends as timed_out with partial output; a turn cancel as cancelled', async () => {
+  it('timeout and user cancel take the same termination path: timeoutMs ends as timed_out with partial output; a turn cancel as cancelled', async () => {
     const timedOut = await h.call('bash', { command: 'echo before; sleep 33.4242', timeoutMs: 300 });
     expect(timedOut.status).toBe('ok');
     expect(data(timedOut)).toMatchObject({ status: 'timed_out', stdout: { text: 'before\n' } });
@@ -65,7 +65,7 @@ describe('bash (seed §9, §11)', () => {
     expect(running('sleep 35.4242')).toBe(false);
   });
 
-  it('yes 这类无限输出的命令不会耗尽内存: output stays bounded with the omitted byte count', async () => {
+  it('a command of unbounded output such as yes does not exhaust memory: output stays bounded with the omitted byte count', async () => {
     const result = await h.call('bash', { command: 'yes', timeoutMs: 1000 });
     const stdout = data(result).stdout;
     expect(stdout.truncated).toBe(true);

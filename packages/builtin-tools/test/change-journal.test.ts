@@ -151,7 +151,7 @@ describe('the change journal (docs/decisions/0002-undo-promises.md)', () => {
   });
 });
 
-describe('a path in the form of a directory (issue 19 §7)', () => {
+describe('a path in the form of a directory', () => {
   it.each(['newdir/', 'newdir/.', 'sub/newdir/'])('write and edit refuse %j with invalid_input and create nothing', async (path) => {
     const write = await h.call('write', { path, content: 'x' });
     expect(errorKind(write)).toBe('invalid_input');

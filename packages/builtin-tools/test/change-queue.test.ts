@@ -12,7 +12,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.cleanup());
 
-describe('undo runs in series with the session\'s new changes (seed §10)', () => {
+describe('undo runs in series with the session\'s new changes (docs/design.md §10)', () => {
   it('an undo and an edit of the same file called together land in call order, every time, and never clobber', async () => {
     const session = { ...h.session, changeQueue: new ChangeQueue() };
     const path = join(h.ws, 'a.txt');

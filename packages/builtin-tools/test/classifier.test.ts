@@ -168,7 +168,7 @@ beforeAll(async () => {
   classifier = await createCommandClassifier();
 });
 
-describe('the bash effect classifier (seed §8, permissions §2.3 and §4.8)', () => {
+describe('the bash effect classifier (docs/design.md §8)', () => {
   it(`has a case table of at least 60 commands (${CASES.length})`, () => {
     expect(CASES.length).toBeGreaterThanOrEqual(60);
     expect(new Set(CASES.map(([command, mode]) => `${mode}\u0000${command}`)).size).toBe(CASES.length);

@@ -21,7 +21,7 @@ function changeBeforeCommit(filesystem: AsyncFileSystem, change: () => void): As
   });
 }
 
-describe('edit re-checks the digest right before it commits (seed §9)', () => {
+describe('edit re-checks the digest right before it commits (docs/design.md §9)', () => {
   it('memory file system: a change that lands between the read and the commit is stale, and survives', async () => {
     const world = await memoryWorld();
     let changed = false;

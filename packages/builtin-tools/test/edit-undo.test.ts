@@ -17,8 +17,8 @@ const file = (name: string) => join(h.ws, name);
 const artifactsOf = (result: { artifacts: readonly FileChangeArtifact[] }) => [...result.artifacts];
 const signal = () => new AbortController().signal;
 
-describe('edit (seed §9, §11 工具语义)', () => {
-  it('edit 在 old_text 缺失、重复或与新文本相同时失败', async () => {
+describe('edit (docs/design.md §9, §11 tool semantics)', () => {
+  it('edit fails when oldText is missing, repeated or equal to the new text', async () => {
     await writeFile(file('a.ts'), 'const x = 1;\nconst x = 1;\nconst y = 2;\n');
     const missing = await h.call('edit', { path: 'a.ts', oldText: 'const z = 1;', newText: 'q' });
     expect(errorKind(missing)).toBe('no_match');
@@ -50,7 +50,7 @@ describe('edit (seed §9, §11 工具语义)', () => {
     expect((await readFile(file('big.txt'), 'utf8')).endsWith('\nfound\n')).toBe(true);
   });
 
-  it('并发修改导致摘要变化时 edit 返回 stale 而不覆盖: a change since the last read is stale', async () => {
+  it('edit returns stale and does not overwrite when a concurrent change altered the digest: a change since the last read is stale', async () => {
     await writeFile(file('s.txt'), 'alpha\n');
     await h.call('read', { path: 's.txt' });
     await writeFile(file('s.txt'), 'alpha beta\n');
@@ -79,8 +79,8 @@ describe('edit (seed §9, §11 工具语义)', () => {
   });
 });
 
-describe('artifacts after a reload (seed §10)', () => {
-  it('会话重载后仍能显示当时的准确 diff: an artifact read back from JSON still turns the original into the file as it was written', async () => {
+describe('artifacts after a reload (docs/design.md §10)', () => {
+  it('after a session reload the exact diff of the time can still be shown: an artifact read back from JSON still turns the original into the file as it was written', async () => {
     await writeFile(file('r.txt'), 'a\nb\nc\nd\ne\nf\ng\nh\n');
     const result = await h.call('edit', { path: 'r.txt', oldText: 'b\nc', newText: 'B\nC\nC2' });
     const written = await readFile(file('r.txt'), 'utf8');
@@ -95,8 +95,8 @@ describe('artifacts after a reload (seed §10)', () => {
   });
 });
 
-describe('undo (seed §10)', () => {
-  it('Undo 在哈希不匹配时返回冲突: an external change is a conflict and its bytes are kept', async () => {
+describe('undo (docs/design.md §10)', () => {
+  it('undo returns a conflict when the hash does not match: an external change is a conflict and its bytes are kept', async () => {
     await writeFile(file('u.txt'), 'v1\n');
     const change = artifactsOf(await h.call('edit', { path: 'u.txt', oldText: 'v1', newText: 'v2' }));
     await writeFile(file('u.txt'), 'external\n');
@@ -105,7 +105,7 @@ describe('undo (seed §10)', () => {
     expect(await readFile(file('u.txt'), 'utf8')).toBe('external\n');
   });
 
-  it('同批次多次变更按逆序撤销: create then edit ends with the file gone; three edits and another file restore', async () => {
+  it('several changes in one batch are undone in reverse order: create then edit ends with the file gone; three edits and another file restore', async () => {
     const journal: FileChangeArtifact[] = [];
     journal.push(...artifactsOf(await h.call('edit', { path: 'new.txt', oldText: '', newText: 'a\n' })));
     journal.push(...artifactsOf(await h.call('edit', { path: 'new.txt', oldText: 'a', newText: 'b' })));

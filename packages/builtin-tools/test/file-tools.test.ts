@@ -11,7 +11,7 @@ beforeEach(async () => {
 afterEach(() => h.cleanup());
 
 describe('read', () => {
-  it('read 的分页在稳定排序上进行: offset and limit page exactly, with truncated and nextOffset', async () => {
+  it('read pages over a stable sort: offset and limit page exactly, with truncated and nextOffset', async () => {
     await writeFile(join(h.ws, 'f.txt'), Array.from({ length: 10 }, (_, index) => `line ${index}`).join('\n') + '\n');
     const first = await h.call('read', { path: 'f.txt', offset: 0, limit: 4 });
     expect(first.data).toMatchObject({ path: 'f.txt', content: 'line 0\nline 1\nline 2\nline 3\n', lineCount: 4, totalLines: 10, truncated: true, nextOffset: 4 });
@@ -112,7 +112,7 @@ describe('write', () => {
 });
 
 describe('list', () => {
-  it('list 的分页在稳定排序上进行: byte-order names, kinds without following links, paging', async () => {
+  it('list pages over a stable sort: byte-order names, kinds without following links, paging', async () => {
     await mkdir(join(h.ws, 'dir'));
     await writeFile(join(h.ws, 'B.txt'), '12');
     await writeFile(join(h.ws, 'a.txt'), '1');

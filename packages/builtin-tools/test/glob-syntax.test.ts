@@ -20,7 +20,7 @@ describe('core.ignorecase from a git config file', () => {
     expect(parseIgnoreCase('')).toBeUndefined();
   });
 
-  it('core.excludesFile: the last setting, its quotes, comment and escapes undone (issue 12 item 4)', () => {
+  it('core.excludesFile: the last setting, its quotes, comment and escapes undone', () => {
     expect(parseExcludesFile('[core]\n\texcludesFile = ~/.gitignore_global\n')).toBe('~/.gitignore_global');
     expect(parseExcludesFile('[Core]\n\texcludesfile = "/a b/ignore" # a comment\n[core]\n\tbare = false\n')).toBe('/a b/ignore');
     expect(parseExcludesFile('[core]\nexcludesFile = /one\n[core]\nexcludesFile = /two\n')).toBe('/two');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sniffImage } from '../src/read/image.ts';
 import { gif, jpeg, png, webp } from './image-samples.ts';
 
-describe('image headers (issue 15 item 7)', () => {
+describe('image headers', () => {
   it('reads the size of each format from its header', () => {
     expect(sniffImage(png(1, 65535))).toEqual({ kind: 'image', header: { mediaType: 'image/png', width: 1, height: 65535 } });
     expect(sniffImage(gif(300, 2))).toEqual({ kind: 'image', header: { mediaType: 'image/gif', width: 300, height: 2 } });

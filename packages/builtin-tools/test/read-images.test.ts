@@ -36,7 +36,7 @@ const SAMPLES = [
 describe.each([
   ['node', nodeWorld],
   ['memory', memoryWorld],
-])('read of images on the %s file system (issue 15 item 7)', (_name, makeWorld) => {
+])('read of images on the %s file system', (_name, makeWorld) => {
   let world: SearchWorld;
   afterEach(() => world.cleanup());
 

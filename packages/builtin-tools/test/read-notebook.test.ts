@@ -96,7 +96,7 @@ const EXPECTED = [
 describe.each([
   ['node', nodeWorld],
   ['memory', memoryWorld],
-])('read of Jupyter notebooks on the %s file system (issue 15 item 8)', (_name, makeWorld) => {
+])('read of Jupyter notebooks on the %s file system', (_name, makeWorld) => {
   let world: SearchWorld;
   afterEach(() => world.cleanup());
 

@@ -10,7 +10,7 @@ const ASCII_PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R
 describe.each([
   ['node', nodeWorld],
   ['memory', memoryWorld],
-])('read of a PDF on the %s file system (issue 15 item 10)', (_name, makeWorld) => {
+])('read of a PDF on the %s file system', (_name, makeWorld) => {
   let world: SearchWorld;
   afterEach(() => world.cleanup());
 

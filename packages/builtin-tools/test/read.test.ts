@@ -54,7 +54,7 @@ describe.each([
   });
   afterEach(() => world.cleanup());
 
-  it('ranged reads of a 20 MB file work: only the lines asked for are read, the 1 MiB cap is on what is returned (issue 19)', async () => {
+  it('ranged reads of a 20 MB file work: only the lines asked for are read, the 1 MiB cap is on what is returned', async () => {
     const text = bigLog();
     expect(text.length).toBeGreaterThan(20_000_000);
     await world.file('big.log', text);
@@ -123,7 +123,7 @@ describe.each([
 });
 
 describe('limit messages', () => {
-  it('state exact byte counts: 1 MiB + 2 bytes is not "1.0 MiB, above the 1.0 MiB limit" (issue 19)', async () => {
+  it('state exact byte counts: 1 MiB + 2 bytes is not "1.0 MiB, above the 1.0 MiB limit"', async () => {
     const world = await memoryWorld();
     const result = await callTool(await world.session(), 'write', { path: 'big.txt', content: 'x'.repeat(1024 * 1024 + 2) });
     expect(result.status === 'ok' ? undefined : result.error.kind).toBe('too_large');

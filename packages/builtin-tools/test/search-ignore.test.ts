@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GlobData } from '../src/index.ts';
 import { callTool, memoryWorld, nodeWorld, type SearchWorld } from './search-world.ts';
 
-// Issue 12 items 4 and 5: ripgrep's ignore rules, all of them, with its
+// Ripgrep's ignore rules, all of them, with its
 // precedence; and a result emptied by them says so.
 
 function files(result: ToolResult): string[] {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Issue 12 item 7: the search workers belong to the session; an idle one
+// The search workers belong to the session; an idle one
 // never keeps a one-shot command alive. The command as the workspace
 // installs it, spawned for real: a hang shows as a missing exit.
 const command = fileURLToPath(new URL('../../cli/bin/openwork-tools.js', import.meta.url));

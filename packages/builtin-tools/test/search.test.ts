@@ -67,7 +67,7 @@ describe.each([
     });
   });
 
-  describe('ignore rules match letter case as the repository says (issue 20)', () => {
+  describe('ignore rules match letter case as the repository says', () => {
     const names = ['foo.html', 'foo.HTML', 'foo.htm', 'foo.HTM', 'readme', 'README'];
     beforeEach(async () => {
       await world.file('.gitignore', '*.html\nreadme\n');
@@ -99,7 +99,7 @@ describe.each([
     });
   });
 
-  describe("grep's glob is ripgrep's -g (issue 20)", () => {
+  describe("grep's glob is ripgrep's -g", () => {
     it('r405: !/foo/** leaves out foo/ at the searched path and nothing deeper', async () => {
       await world.file('foo/bar/file1.txt', 'test\n');
       await world.file('bar/foo/file2.txt', 'test\n');
@@ -134,7 +134,7 @@ describe.each([
     });
   });
 
-  it('glob: folders named (group) and [id] by a literal path and by patterns around them; extglob characters are literal (issue 20)', async () => {
+  it('glob: folders named (group) and [id] by a literal path and by patterns around them; extglob characters are literal', async () => {
     for (const folder of ['(dashboard)', '[id]', 'i', 'x']) await world.file(`src/app/${folder}/page.tsx`, 'test\n');
     const session = await world.session();
     const paths = async (pattern: string) => ((await callTool(session, 'glob', { pattern })).data as GlobData).paths;
@@ -161,7 +161,7 @@ describe.each([
     expect(await paths('sub/deep/**')).toEqual(['sub/deep/er/three.txt', 'sub/deep/two.txt']);
   });
 
-  it('a name with a newline is one entry in the text of list, glob and grep; the data keeps the real name (issue 19)', async () => {
+  it('a name with a newline is one entry in the text of list, glob and grep; the data keeps the real name', async () => {
     await world.file('plain.txt', 'needle\n');
     await world.file('two\nlines.txt', 'needle\n');
     await world.file('esc\u001b[2J.txt', 'needle\n');
@@ -180,7 +180,7 @@ describe.each([
     expect((await callTool(session, 'read', { path: JSON.parse(shown) as string })).status).toBe('ok');
   });
 
-  it('numbers out of range are invalid_input before anything runs (issue 19)', async () => {
+  it('numbers out of range are invalid_input before anything runs', async () => {
     await world.file('a.txt', 'x\n');
     const session = await world.session();
     const cases: [string, Record<string, unknown>][] = [
@@ -309,7 +309,7 @@ describe.each([
     expect(errorOf(late)?.kind).toBe('timed_out');
   });
 
-  it('grep / glob 达到上限后停止遍历而不是先收集全树: stops reading once the bound is reached and nothing later can enter the result', async () => {
+  it('grep / glob stop walking at the limit instead of collecting the whole tree first: stops reading once the bound is reached and nothing later can enter the result', async () => {
     for (let index = 0; index < 600; index += 1) await world.file(`d${index % 12}/f${String(index).padStart(4, '0')}.txt`, 'needle\n');
     let reads = 0;
     const session = await world.session({ limits: { searchConcurrency: 16 }, wrap: (filesystem) => withReadHook(filesystem, () => (reads += 1)) });

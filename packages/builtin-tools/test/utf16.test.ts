@@ -31,7 +31,7 @@ const ORIGINAL = 'first line\r\nsecond: grüße 😀\r\nthird\r\n';
 describe.each([
   ['node', nodeWorld],
   ['memory', memoryWorld],
-])('UTF-16 with a byte-order mark on the %s file system (issue 15 item 9)', (_name, makeWorld) => {
+])('UTF-16 with a byte-order mark on the %s file system', (_name, makeWorld) => {
   let world: SearchWorld;
   afterEach(() => world.cleanup());
 

@@ -55,7 +55,7 @@ const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
 
-/** Parses the command line of CONTRACT.md §4; anything unknown is a UsageError. */
+/** Parses the command line of docs/contract.md §4; anything unknown is a UsageError. */
 export function parseArgs(argv: readonly string[]): CliOptions {
   const values = new Map<string, string[]>();
   const flags = new Set<string>();

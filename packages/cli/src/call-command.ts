@@ -56,7 +56,7 @@ function watchSignals(turn: TurnScope): SignalWatch {
   };
 }
 
-/** `openwork-tools call TOOL [INPUT|-]`: one call, one result, exit status from it (CONTRACT.md §4). */
+/** `openwork-tools call TOOL [INPUT|-]`: one call, one result, exit status from it (docs/contract.md §4). */
 export async function callCommand(options: CliOptions, io: CommandIo): Promise<number> {
   const [name] = options.positionals;
   if (name === undefined) throw new UsageError('call needs a tool name, e.g. openwork-tools call read \'{"path":"README.md"}\'');
@@ -105,7 +105,7 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
       });
     } finally {
       active.end();
-      // seed §5: no child outlives the command.
+      // docs/design.md §5: no child outlives the command.
       await host.dispose();
     }
     if (journal !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * The signals that end a command the way SIGTERM does (CONTRACT.md §4): the
+ * The signals that end a command the way SIGTERM does (docs/contract.md §4): the
  * call is cancelled, its result printed, no child outlives it. SIGHUP (a
  * closed terminal, a dropped SSH session) would otherwise kill the command
  * at once and leave its children running.

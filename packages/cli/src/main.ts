@@ -38,7 +38,7 @@ function defaultIo(): CommandIo {
   };
 }
 
-/** Runs the command line and returns the exit status (CONTRACT.md §4). */
+/** Runs the command line and returns the exit status (docs/contract.md §4). */
 export async function runCli(argv: readonly string[], io: CommandIo = defaultIo()): Promise<number> {
   try {
     const options = parseArgs(argv);

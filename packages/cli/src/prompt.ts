@@ -3,7 +3,7 @@ import { approveEveryAsk, askNobody, type AskAnswer, type AskPerson } from '@ope
 
 /**
  * An ask is a prompt on the terminal; with no terminal nobody is asked and
- * the call is refused, unless --yes approved every ask up front (CONTRACT.md §4).
+ * the call is refused, unless --yes approved every ask up front (docs/contract.md §4).
  */
 export function terminalAsk(options: { yes: boolean; interactive: boolean }): AskPerson {
   if (options.yes) return approveEveryAsk;

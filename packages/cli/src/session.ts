@@ -29,7 +29,7 @@ export interface CommandHost {
   /** Where the policy reads git's configuration: always pipes, whose output it can parse. */
   readonly gitProcesses: ProcessBackend;
   readonly environment: Readonly<Record<string, string>>;
-  /** Ends every command still running (seed §5) and stops the file system's worker threads. */
+  /** Ends every command still running (docs/design.md §5) and stops the file system's worker threads. */
   readonly dispose: () => Promise<void>;
 }
 
@@ -44,7 +44,7 @@ export function commandLineRoots(options: CliOptions): SessionRoots {
   return { workingDirectory, writableRoots: options.roots.map((root) => resolve(workingDirectory, root)) };
 }
 
-/** The skill root of seed §8: `~/.agents/skills` when it exists, or `--skills-root`. */
+/** The skill root of docs/design.md §8: `~/.agents/skills` when it exists, or `--skills-root`. */
 function skillsRoot(options: CliOptions): string | undefined {
   if (options.skillsRoot !== undefined) return resolve(options.skillsRoot);
   const fallback = resolve(homedir(), '.agents', 'skills');
@@ -80,7 +80,7 @@ async function passThrough(options: CliOptions): Promise<readonly string[]> {
   return [...new Set([...options.passEnv, ...passThroughVariables(settings)])];
 }
 
-/** A session over `roots`, canonicalized once (seed §8); `--read-root` and the skill root apply to every session. */
+/** A session over `roots`, canonicalized once (docs/design.md §8); `--read-root` and the skill root apply to every session. */
 export async function openSession(host: CommandHost, options: CliOptions, roots: SessionRoots): Promise<BuiltinSession> {
   const base = commandDirectory(options);
   const skills = skillsRoot(options);
@@ -101,7 +101,7 @@ export async function openSession(host: CommandHost, options: CliOptions, roots:
     passThroughEnvironment: await passThrough(options),
     // Keyed by each file's canonical path: a read through a symlink and an edit of the real name share one history.
     readLedger: new ReadLedger(),
-    // seed §10: the MCP server serves calls concurrently; write and edit of one session take one line.
+    // docs/design.md §10: the MCP server serves calls concurrently; write and edit of one session take one line.
     changeQueue: new ChangeQueue(),
   };
 }

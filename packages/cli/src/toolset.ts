@@ -2,7 +2,7 @@ import { builtinTools, type BuiltinSession } from '@openwork/builtin-tools';
 import { modeSelection, type PermissionMode } from '@openwork/permission-policy';
 import { Registry, type FinalizedToolset } from '@openwork/toolset-finalizer';
 
-/** What this binary knows (seed §3). */
+/** What this binary knows (docs/design.md §3). */
 export function createRegistry(): Registry<BuiltinSession> {
   const registry = new Registry<BuiltinSession>();
   for (const tool of builtinTools()) registry.register(tool);

@@ -48,7 +48,7 @@ async function undoFrom(journal: ParsedJournal, file: string, options: CliOption
   return { report: { ...result, skipped: [...result.skipped, ...abandoned] }, reasons, notes };
 }
 
-/** `openwork-tools undo --artifacts FILE [--change ID]...` (CONTRACT.md §4). */
+/** `openwork-tools undo --artifacts FILE [--change ID]...` (docs/contract.md §4). */
 export async function undoCommand(options: CliOptions, io: CommandIo): Promise<number> {
   if (options.artifacts === undefined) throw new UsageError('undo needs --artifacts FILE, the journal written by call --artifacts');
   if (options.positionals.length > 0) throw new UsageError('undo takes no positional arguments');
@@ -60,7 +60,7 @@ export async function undoCommand(options: CliOptions, io: CommandIo): Promise<n
   });
   await host.dispose();
   for (const note of outcome.notes) io.stderr(`openwork-tools: note: ${note}\n`);
-  // The JSON report keeps the contract's fields exactly (CONTRACT.md §4), so its reasons go to stderr; the text report has them inline.
+  // The JSON report keeps the contract's fields exactly (docs/contract.md §4), so its reasons go to stderr; the text report has them inline.
   if (options.json) for (const [id, reason] of outcome.reasons) io.stderr(`openwork-tools: note: change ${id} was skipped: ${reason}\n`);
   const { undone, conflicts, skipped } = outcome.report;
   io.stdout(options.json ? `${JSON.stringify({ undone, conflicts, skipped })}\n` : `${describe(outcome)}\n`);

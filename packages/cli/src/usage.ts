@@ -9,7 +9,7 @@ interface Flag {
 const SESSION: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp'];
 const RUNNING: readonly Subcommand[] = ['call', 'mcp'];
 
-/** Every flag, what it means, and the subcommands it applies to (CONTRACT.md §4). */
+/** Every flag, what it means, and the subcommands it applies to (docs/contract.md §4). */
 const FLAGS: readonly Flag[] = [
   { usage: '--cwd DIR', meaning: 'working directory (default: the current one); always a writable root', on: SESSION },
   { usage: '--root DIR', meaning: 'another writable root (repeatable)', on: SESSION },

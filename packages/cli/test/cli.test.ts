@@ -28,7 +28,7 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-describe('openwork-tools (CONTRACT.md §4)', () => {
+describe('openwork-tools (docs/contract.md §4)', () => {
   it('tools --json prints the finalized definitions; readOnly leaves out the writing tools', async () => {
     const all = JSON.parse((await run(['tools', '--json'])).stdout) as { tools: { name: string; id: string; inputSchema: object }[] };
     expect(all.tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash']);

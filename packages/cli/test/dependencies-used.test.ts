@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Issue 14 item 9: a runtime dependency a package declares is one its shipped code imports.
+// A runtime dependency a package declares is one its shipped code imports.
 // A library replaced by the project's own code (docs/decisions/0014) leaves the manifest with it.
 
 const packages = fileURLToPath(new URL('../../', import.meta.url));

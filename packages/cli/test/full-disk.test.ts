@@ -53,10 +53,10 @@ async function fill(directory: string, leave: number): Promise<string> {
   return filler;
 }
 
-/** The original the issue lost: 40 KB that must survive or be undoable. */
+/** The original a failed journal append could lose: 40 KB that must survive or be undoable. */
 const original = Array.from({ length: 800 }, (_, index) => `line ${index} of the user's own file`).join('\n');
 
-describe('write on a full disk with --artifacts (issue 19 §4)', () => {
+describe('write on a full disk with --artifacts', () => {
   let ws: string;
   beforeEach(async ({ skip }) => {
     skip(notMounted !== undefined, `a tmpfs could not be mounted: ${notMounted}`);

@@ -99,7 +99,7 @@ async function plainEslint(probes: readonly (readonly [string, string])[]): Prom
   return new Map(verdicts.map(({ file, code, ...verdict }) => [`${file}\0${code}`, verdict]));
 }
 
-describe('the dependency direction of CONTRACT.md §1 is enforced in lint', () => {
+describe('the dependency direction of docs/contract.md §1 is enforced in lint', () => {
   it('builtin-tools may not import cli', async () => {
     const messages = await lint('packages/builtin-tools/src/lint-probe.ts', "import { runCli } from '@openwork/cli';\nexport const probe = runCli;\n");
     expect(messages.map((message) => message.rule)).toContain('@nx/enforce-module-boundaries');

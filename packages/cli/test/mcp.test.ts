@@ -78,7 +78,7 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** One call per tool, checked by its result and the files it leaves (CONTRACT.md §2, §3). */
+/** One call per tool, checked by its result and the files it leaves (docs/contract.md §2, §3). */
 const cases: Record<string, { input: Record<string, unknown>; check: (result: CallToolResult) => void | Promise<void> }> = {
   read: {
     input: { path: 'a.txt' },
@@ -127,7 +127,7 @@ const cases: Record<string, { input: Record<string, unknown>; check: (result: Ca
   },
 };
 
-describe('openwork-tools mcp (CONTRACT.md §4)', () => {
+describe('openwork-tools mcp (docs/contract.md §5)', () => {
   it('advertises exactly the definitions of tools --json', async () => {
     const [expected, listed] = await Promise.all([toolsJson(), plain.client.listTools()]);
     expect(listed.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))).toEqual(

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/args.ts';
 import { createSession } from '../src/session.ts';
 
-// Issue 14 item 6: the command's session (the one `mcp` serves concurrent calls with) has one serial
+// The command's session (the one `mcp` serves concurrent calls with) has one serial
 // line that write, edit and undo take: an undo racing an edit of the same file lands wholly before or
 // after it, in the order they were called.
 
@@ -33,7 +33,7 @@ async function run(session: BuiltinSession, name: string, input: object): Promis
   }
 }
 
-describe('the command session runs undo in series with its file changes (seed §10)', () => {
+describe('the command session runs undo in series with its file changes (docs/design.md §10)', () => {
   it('an undo and an edit called together on the command session land in call order, every time', async () => {
     const { session, host } = await createSession(parseArgs(['call', 'edit', '--cwd', ws]));
     const path = join(ws, 'a.txt');

@@ -63,7 +63,7 @@ const handshake = [
 ];
 const send = (started: Started, message: object) => started.child.stdin.write(`${JSON.stringify(message)}\n`);
 
-describe('SIGHUP is handled as SIGTERM (issue 19 §5)', () => {
+describe('SIGHUP is handled as SIGTERM', () => {
   it('call: the bash call is cancelled, its result printed, no child left, exit 129', async () => {
     const marker = `${randomInt(1_000_000_000)}`;
     const call = start(['call', 'bash', JSON.stringify({ command: `echo started; sleep 40.${marker}` }), '--yes', '--json', '--progress']);
@@ -88,7 +88,7 @@ describe('SIGHUP is handled as SIGTERM (issue 19 §5)', () => {
   });
 });
 
-describe('a closed stdout (EPIPE) ends the command quietly (issue 19 §5)', () => {
+describe('a closed stdout (EPIPE) ends the command quietly', () => {
   /** Reads `bytes` of stdout, then closes the pipe, as `| head -c 100` does. */
   function readThenClose(started: Started, bytes: number): Promise<string> {
     return new Promise((resolve) => {

@@ -17,7 +17,7 @@ async function sources(dir: string): Promise<string[]> {
 }
 
 describe('the workspace', () => {
-  it('openwork-tools 不出现对 openwork-core 的依赖: no package depends on or imports a core package', async () => {
+  it('openwork-tools never depends on openwork-core: no package depends on or imports a core package', async () => {
     const names = await readdir(packages);
     for (const name of names) {
       const manifest = JSON.parse(await readFile(join(packages, name, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;

@@ -61,7 +61,7 @@ export interface ListDirectoryOptions {
 
 export interface WriteFileOptions {
   readonly signal?: AbortSignal;
-  /** Create missing parents, one level at a time, each checked (seed §9 write). */
+  /** Create missing parents, one level at a time, each checked (docs/design.md §9 write). */
   readonly createParents?: boolean;
   /**
    * Commit only if the file's current SHA-256 is this, checked right before
@@ -88,7 +88,7 @@ export interface LockOptions {
 }
 
 /**
- * The file system the tools see (seed §4). Every operation takes a
+ * The file system the tools see (docs/design.md §4). Every operation takes a
  * CheckedPath; failures are ToolErrors with contract kinds (not_found,
  * is_directory, not_a_directory, not_a_file, too_large, permission_denied,
  * stale, conflict, io, …). The PathProbe half serves the path guard only.
@@ -120,7 +120,7 @@ export interface AsyncFileSystem extends PathProbe {
   readDirectories(paths: readonly CheckedPath[], options?: ListDirectoryOptions): Promise<ReadDirectoriesEntry[]>;
   /**
    * grep and glob over a directory (or one file), walked where the bytes are
-   * (issue 12, docs/decisions/0012): the Node file system walks on its
+   * (docs/decisions/0012): the Node file system walks on its
    * worker threads, each holding its directories open from the root down;
    * the memory one walks in process. Results in byte order of their paths,
    * bounded by count and bytes, the same at any number of workers. A

@@ -6,7 +6,7 @@ import { matchFile, type MatcherSpec } from '../src/search/file-matcher.ts';
 import { compileSearchPattern } from '../src/search/search-pattern.ts';
 import type { TreeSearchHit } from '../src/search/search-types.ts';
 
-// Issue 12 item 6: a case-insensitive search keeps its byte prefilter for
+// A case-insensitive search keeps its byte prefilter for
 // every literal, k and s (RE2 also folds them to the Kelvin sign and the
 // long s) and non-ASCII letters included.
 

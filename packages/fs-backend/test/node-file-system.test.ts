@@ -73,7 +73,7 @@ describe('NodeFileSystem: how the last mile is walked (docs/decisions/0009)', ()
   });
 });
 
-describe.each(['auto', 'never'] as const)('NodeFileSystem (directoryHandles %s): what changes between the check and the use (seed §8)', (directoryHandles) => {
+describe.each(['auto', 'never'] as const)('NodeFileSystem (directoryHandles %s): what changes between the check and the use (docs/design.md §8)', (directoryHandles) => {
   beforeEach(async () => {
     await fs.close();
     fs = new NodeFileSystem({ directoryHandles });
@@ -158,7 +158,7 @@ describe.each(['auto', 'never'] as const)('NodeFileSystem (directoryHandles %s):
   });
 });
 
-describe('NodeFileSystem worker threads are a resource of the session (issue 12 item 7)', () => {
+describe('NodeFileSystem worker threads are a resource of the session', () => {
   it('started on first use, restarted after close(), and never keeping a process alive: a child that searched exits on its own', { timeout: 60_000 }, async () => {
     await writeFile(at('a.txt'), 'a needle\n');
     await writeFile(at('b.txt'), 'hay\n');

@@ -6,7 +6,7 @@ import { MemoryFileSystem } from '../src/memory/index.ts';
 import { NodeFileSystem } from '../src/node/index.ts';
 import { hasPython, makeRaceWorld, outsideSnapshot, startSwapper, type RaceWorld } from './fixtures/swap-race.ts';
 
-// Issue 14 item 1, seed §9 write: parents are made one level at a time, each
+// docs/design.md §9 write: parents are made one level at a time, each
 // opened from the one above without following a symlink before the next is
 // made; never created recursively (by path) and checked once at the end.
 

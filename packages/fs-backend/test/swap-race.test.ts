@@ -3,12 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NodeFileSystem } from '../src/node/index.ts';
 import { hasPython, makeRaceWorld, outsideSnapshot, race, startSwapper, tempFilesIn, type RaceOperation, type RaceWorld } from './fixtures/swap-race.ts';
 
-// Issue 19 item 6, docs/decisions/0009: a child process exchanges root/sub
+// docs/decisions/0009: a child process exchanges root/sub
 // (a real directory) with a symlink to an outside directory, hundreds of
 // thousands of times a second, while this process calls the file system
 // through the path guard. With directory handles, no call may read an outside
 // byte, write or create anything outside, or leave a temp file anywhere. The
-// tree search (issue 12) walks in the workers, which hand directories to one
+// tree search walks in the workers, which hand directories to one
 // another: no path or line from outside may come back.
 
 const SECONDS = 2;

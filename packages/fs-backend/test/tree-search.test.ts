@@ -9,7 +9,7 @@ import { MemoryFileSystem } from '../src/memory/index.ts';
 import { NodeFileSystem } from '../src/node/index.ts';
 import { compareUtf8 } from '../src/search/compare.ts';
 
-// Issue 12 items 1–3: the walk runs in the workers, which give work to one
+// The walk runs in the workers, which give work to one
 // another; the output is the same at any number of workers, and on the
 // memory file system, which walks in process.
 

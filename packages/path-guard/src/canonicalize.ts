@@ -20,7 +20,7 @@ function checkSignal(signal: AbortSignal | undefined): void {
 }
 
 /**
- * seed §8 step 3–5: walks the path one component at a time with lstat and
+ * docs/design.md §8 step 3–5: walks the path one component at a time with lstat and
  * readlink, splicing in every symlink's target, so the result is where the
  * file really is (or would be), whatever links lie on the way.
  */

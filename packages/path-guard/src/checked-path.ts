@@ -45,7 +45,7 @@ const issuing = Symbol('issuing a CheckedPath');
 
 /**
  * A path the guard has resolved and found inside the session's roots for one
- * access (seed §8). Its real location is private: tools can show it and hand
+ * access (docs/design.md §8). Its real location is private: tools can show it and hand
  * it back to a backend, never turn it into a string to open themselves.
  */
 export class CheckedPath {

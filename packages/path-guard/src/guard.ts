@@ -28,7 +28,7 @@ export interface Root {
 const PRIVATE = Symbol('PathGuard');
 
 /**
- * The single entry through which every file tool gets a path (seed §8).
+ * The single entry through which every file tool gets a path (docs/design.md §8).
  * Created once per session: the roots are canonicalized then.
  */
 export class PathGuard {
@@ -95,7 +95,7 @@ export class PathGuard {
     return this.#roots;
   }
 
-  /** Resolves and checks (seed §8); throws ToolError with a contract kind. */
+  /** Resolves and checks (docs/design.md §8); throws ToolError with a contract kind. */
   async resolvePath(input: string, access: PathAccess, intent: PathIntent, options: { signal?: AbortSignal } = {}): Promise<CheckedPath> {
     const lexical = lexicalAbsolute(input, this.#lexicalWorkingDirectory);
     // A long session: the walk below starts at this root by its name, so the name must still be the directory the session began with.
@@ -187,7 +187,7 @@ export class PathGuard {
     return readCheckedPath(path).realPath;
   }
 
-  /** The display form of a canonical absolute path (CONTRACT.md §2). */
+  /** The display form of a canonical absolute path (docs/contract.md §2). */
   displayPath(absolutePath: string): string {
     return this.#display(absolutePath, absolutePath);
   }
@@ -234,7 +234,7 @@ export class PathGuard {
     return chain;
   }
 
-  /** seed §8 step 6–7: inside which root, and may this access happen there. */
+  /** docs/design.md §8 step 6–7: inside which root, and may this access happen there. */
   #containing(realPath: string, access: PathAccess, input: string): Root {
     const holders = this.#roots.filter((root) => isInside(realPath, root.path)).sort((left, right) => right.path.length - left.path.length);
     const readable = holders[0];

@@ -4,7 +4,7 @@ import { ToolError } from '@openwork/tool-contract';
 const MAX_COMPONENT_BYTES = 255;
 const MAX_PATH_BYTES = 4096;
 
-/** seed §8 step 1–2: refuse what is not a plain path, then normalize lexically. */
+/** docs/design.md §8 step 1–2: refuse what is not a plain path, then normalize lexically. */
 export function lexicalAbsolute(input: unknown, workingDirectory: string): string {
   if (typeof input !== 'string' || input.trim() === '') throw new ToolError('invalid_input', 'the path is empty; give a path relative to the working directory or an absolute one');
   if (input.includes('\0')) throw new ToolError('invalid_input', 'the path contains a NUL byte; give a plain path');

@@ -37,8 +37,8 @@ async function check(input: string, access: PathAccess = 'read', intent: PathInt
   return kindOf((await guard(extra)).resolvePath(input, access, intent));
 }
 
-describe('seed §11 路径安全', () => {
-  it('指向工作区外的 symlink 被拒绝: file and directory links, read and write', async () => {
+describe('docs/design.md §11 path safety', () => {
+  it('a symlink pointing outside the workspace is refused: file and directory links, read and write', async () => {
     await symlink(join(outside, 'secret.txt'), join(ws, 'file-link'));
     await symlink(outside, join(ws, 'dir-link'));
     expect(await check('file-link')).toBe('outside_root');
@@ -47,14 +47,14 @@ describe('seed §11 路径安全', () => {
     expect(await check('dir-link/new.txt', 'write', 'may_create')).toBe('outside_root');
   });
 
-  it('新建文件时，父目录越界被拒绝: a new file under an outside parent, and a dangling link to outside', async () => {
+  it('when creating a file, a parent directory out of bounds is refused: a new file under an outside parent, and a dangling link to outside', async () => {
     expect(await check('../outside/new.txt', 'write', 'may_create')).toBe('outside_root');
     expect(await check(join(outside, 'deep/new.txt'), 'write', 'may_create')).toBe('outside_root');
     await symlink(join(outside, 'not-yet.txt'), join(ws, 'dangling'));
     expect(await check('dangling', 'write', 'may_create')).toBe('outside_root');
   });
 
-  it('工具无法绕过 CheckedPath 直接拿到 PathBuf: no forging, no real path on the public surface', async () => {
+  it('a tool cannot get around CheckedPath to a raw path: no forging, no real path on the public surface', async () => {
     expect(() => new CheckedPath(Symbol('x'), { displayPath: '/etc/passwd', access: 'read', intent: 'must_exist', internals: {} as never })).toThrow(TypeError);
     expect(() => readCheckedPath({ displayPath: 'a' } as CheckedPath)).toThrow(TypeError);
     const checked = await (await guard()).resolvePath('a.txt', 'read', 'must_exist');
@@ -63,7 +63,7 @@ describe('seed §11 路径安全', () => {
     expect(Object.isFrozen(checked)).toBe(true);
   });
 
-  it('Allow 不能绕过路径边界: there is no option that lets a path outside through', async () => {
+  it('Allow cannot get around the path boundary: there is no option that lets a path outside through', async () => {
     const paths = await guard();
     const bypass = { signal: new AbortController().signal, allow: true, force: true } as never;
     expect(await kindOf(paths.resolvePath(join(outside, 'secret.txt'), 'read', 'must_exist', bypass))).toBe('outside_root');

@@ -33,7 +33,7 @@ export interface PolicyOptions {
 }
 
 /**
- * The verdict before anyone is asked (seed §7.1, CONTRACT.md §4); nothing has
+ * The verdict before anyone is asked (docs/design.md §7.1, docs/contract.md §4); nothing has
  * run yet. A command line an allow rule covers comes back as an ask already
  * approved, so that it runs as an approved command does.
  */

@@ -1,7 +1,7 @@
 import type { ToolRisk } from '@openwork/tool-contract';
 
 /**
- * How much runs without asking (seed §7.1, CONTRACT.md §4): `default` asks
+ * How much runs without asking (docs/design.md §7.1, docs/contract.md §4): `default` asks
  * before any write and any command off the read-only list, `acceptEdits`
  * lets writes and the filesystem gate's commands run, `readOnly` leaves
  * every tool that writes or runs a program out of the toolset.

@@ -28,7 +28,7 @@ const allow = (rule: string): Expected => ({ verdict: 'allow', rule });
 const ask: Expected = { verdict: 'ask', rule: 'ask' };
 const deny: Expected = { verdict: 'deny', rule: 'readOnly' };
 
-/** One row per effect: the verdict and rule in default, acceptEdits and readOnly (CONTRACT.md §4, docs/security.md). */
+/** One row per effect: the verdict and rule in default, acceptEdits and readOnly (docs/contract.md §4, docs/security.md). */
 const table: readonly [string, ToolEffect, Expected, Expected, Expected][] = [
   ['read a file', read('a.txt'), allow('read'), allow('read'), allow('read')],
   ['write a file', write('src/new.ts'), ask, allow('acceptEdits:write'), deny],

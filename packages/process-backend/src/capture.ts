@@ -1,13 +1,13 @@
 import type { CaptureLimits, CapturedOutput } from './process-backend.ts';
 
-/** The caps of each stream when the request gives none (CONTRACT.md §3 bash). */
+/** The caps of each stream when the request gives none (docs/contract.md §3 bash). */
 export const DEFAULT_CAPTURE_LIMITS: CaptureLimits = { headBytes: 32_768, tailBytes: 32_768 };
 
 const decoder = new TextDecoder('utf-8');
 
 /**
  * One output stream kept in fixed memory: the first `headBytes` and a ring of
- * the last `tailBytes`, with an exact byte count. seed §9 bash: output is
+ * the last `tailBytes`, with an exact byte count. docs/design.md §9 bash: output is
  * drained continuously but only head and tail are kept, so `yes` cannot
  * exhaust memory.
  */

@@ -1,6 +1,6 @@
 import type { ContainmentKind, ContainmentReport, LimitKind, ProcessLimits } from './containment.ts';
 
-/** How a command ended (CONTRACT.md §3 bash). */
+/** How a command ended (docs/contract.md §3 bash). */
 export type ProcessStatus = 'exited' | 'timed_out' | 'cancelled' | 'outcome_unknown';
 
 /** One stream as kept: head and tail within the caps, and exactly how much was left out. */
@@ -84,7 +84,7 @@ export interface ProcessExit {
 export type Availability = { readonly available: true } | { readonly available: false; readonly reason: string };
 
 /**
- * Where commands run (seed §4, §5). Each command gets its own process group,
+ * Where commands run (docs/design.md §4, §5). Each command gets its own process group,
  * and its own cgroup where the host allows (docs/decisions/0008); the backend
  * keeps a table of live commands and `dispose` kills them all.
  * `run` throws ToolError `spawn_failed` when the command cannot start.

@@ -27,7 +27,7 @@ afterEach(() => {
   liveness.pretendAlive = false;
 });
 
-describe('kill 确认失败时返回 outcome_unknown 且不遗留孤儿进程', () => {
+describe('when a kill cannot be confirmed it returns outcome_unknown and leaves no orphan process', () => {
   it('reports outcome_unknown, keeps the group in the table, and dispose still ends it', async () => {
     // The process-group path: the cgroup path has its own test in cgroup-outcome-unknown.test.ts.
     const backend = new PipeProcessBackend({ containment: 'process_group' });

@@ -28,7 +28,7 @@ export interface PreparedCall {
 }
 
 /**
- * The type-erased tool (seed §2 "object-safe 分发"): JSON in, one ToolResult
+ * The type-erased tool (docs/design.md §2 "object-safe dispatch"): JSON in, one ToolResult
  * out. Schema, risk and execution come from the same registered tool.
  */
 export interface DynTool<Session extends ToolSessionContext = ToolSessionContext> {
@@ -38,7 +38,7 @@ export interface DynTool<Session extends ToolSessionContext = ToolSessionContext
 }
 
 /**
- * A deep, frozen JSON copy of a schema (seed §6: nothing changes after
+ * A deep, frozen JSON copy of a schema (docs/design.md §6: nothing changes after
  * finalize): what is advertised and what the validator compiles are this
  * copy, so neither a caller mutating a definition nor the tool's own schema
  * object changing later can make them differ.
@@ -97,7 +97,7 @@ export function adaptTool<Input extends TObject, Output, Session extends ToolSes
           const aborted = abortKind(call.signal);
           if (aborted) return failure(call.callId, abortedError(aborted), decision);
           try {
-            // seed §10: a sink that throws or rejects never changes the result, whatever the tool does with it.
+            // docs/design.md §10: a sink that throws or rejects never changes the result, whatever the tool does with it.
             const guarded = call.progress === undefined ? call : { ...call, progress: safeProgress(call.progress) };
             const outcome = await tool.execute(session, guarded, typed, withDecision);
             return {

@@ -10,7 +10,7 @@ export interface DiffHunk {
 /** How a text file's bytes encode its text; UTF-16 files are recognized by their byte-order mark, which they keep. */
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
-/** What write and edit leave behind when they change a text file (seed §10, CONTRACT.md §3). */
+/** What write and edit leave behind when they change a text file (docs/design.md §10, docs/contract.md §3). */
 export interface FileChangeArtifact {
   readonly kind: 'file_change';
   readonly changeId: string;

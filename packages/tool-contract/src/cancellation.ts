@@ -31,7 +31,7 @@ export interface DerivedSignal {
 /**
  * A child signal that aborts when the parent does (as `cancelled`, unless the
  * parent itself timed out) or when the deadline passes (as `timed_out`).
- * seed §5: timeout and user cancel end in the same signal.
+ * docs/design.md §5: timeout and user cancel end in the same signal.
  */
 export function deriveSignal(parent: AbortSignal | undefined, deadline?: number): DerivedSignal {
   const controller = new AbortController();
@@ -76,7 +76,7 @@ export interface ActiveCall {
 }
 
 /**
- * A turn's cancellation scope (seed §5): every call derives its own signal
+ * A turn's cancellation scope (docs/design.md §5): every call derives its own signal
  * from the turn's, and cancelling the turn aborts every active call at once.
  * A new turn gets a new scope; the session keeps none.
  */

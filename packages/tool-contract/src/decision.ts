@@ -1,4 +1,4 @@
-/** What the permission policy said about a call, and why (CONTRACT.md §3). */
+/** What the permission policy said about a call, and why (docs/contract.md §3). */
 export interface PermissionDecision {
   readonly verdict: 'allow' | 'ask' | 'deny';
   readonly reason: string;

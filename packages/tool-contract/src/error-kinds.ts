@@ -1,4 +1,4 @@
-/** The closed set of error kinds a tool result may carry (CONTRACT.md §3). */
+/** The closed set of error kinds a tool result may carry (docs/contract.md §3). */
 export const ERROR_KINDS = [
   'invalid_input',
   'unknown_tool',

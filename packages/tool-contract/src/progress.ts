@@ -1,4 +1,4 @@
-/** Transient observations of a running call (seed §10): never part of the result. */
+/** Transient observations of a running call (docs/design.md §10): never part of the result. */
 export type ToolProgress =
   | { readonly kind: 'stdout'; readonly chunk: string }
   | { readonly kind: 'stderr'; readonly chunk: string }
@@ -9,7 +9,7 @@ export type ProgressSender = (event: ToolProgress) => void | Promise<void>;
 
 /**
  * Wraps a sink so that a failing sink never changes the call's result
- * (seed §10: 进度发送失败不改变执行结果). The returned function never throws
+ * (docs/design.md §10: a failure to send progress does not change the result). The returned function never throws
  * and never leaves a rejected promise behind.
  */
 export function safeProgress(sink: ProgressSender | undefined): (event: ToolProgress) => void {

@@ -45,10 +45,10 @@ export interface ErrorToolResult extends ResultBase {
   readonly data?: unknown;
 }
 
-/** Every call ends in exactly one of these (CONTRACT.md §3). */
+/** Every call ends in exactly one of these (docs/contract.md §3). */
 export type ToolResult<Data = unknown> = OkToolResult<Data> | ErrorToolResult;
 
-/** What the model adapter sends back: the text and any images, never the artifacts (seed §10). */
+/** What the model adapter sends back: the text and any images, never the artifacts (docs/design.md §10). */
 export interface ModelToolResult {
   readonly content: string;
   readonly isError: boolean;

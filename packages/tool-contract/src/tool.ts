@@ -6,7 +6,7 @@ import type { ToolEffect } from './effect.ts';
 import type { ImagePart } from './result.ts';
 import { TOOL_NAME, toolId, type ToolId, type ToolRisk } from './tool-id.ts';
 
-/** How the call came to run: the policy's decision, when one was asked (seed §7.1). */
+/** How the call came to run: the policy's decision, when one was asked (docs/design.md §7.1). */
 export interface ExecutionAuthorization {
   /**
    * `allow` when the policy let the call run on its own, `ask` with
@@ -27,7 +27,7 @@ export interface ToolOutcome<Output> {
 }
 
 /**
- * The tool contract (seed §2). The input type is `Static<typeof input>`, so
+ * The tool contract (docs/design.md §2). The input type is `Static<typeof input>`, so
  * the schema the model sees and the value execute receives cannot disagree.
  */
 export interface Tool<Input extends TObject, Output, Session extends ToolSessionContext = ToolSessionContext> {

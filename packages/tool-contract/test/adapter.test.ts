@@ -35,8 +35,8 @@ async function run(dyn: ReturnType<typeof adaptTool>, input: unknown, context = 
   return 'run' in prepared ? prepared.run(context) : prepared;
 }
 
-describe('the adapter (seed §2 object-safe 分发)', () => {
-  it('Input Schema 与反序列化类型来自同一个类型: the advertised schema is the validated one, and execute gets its Static type', async () => {
+describe('the adapter (docs/design.md §2 object-safe dispatch)', () => {
+  it('the input schema and the deserialized type come from the same type: the advertised schema is the validated one, and execute gets its Static type', async () => {
     const seen: unknown[] = [];
     const typed = tool((input) => {
       expectTypeOf(input).toEqualTypeOf<{ path: string; limit?: number }>();
@@ -136,7 +136,7 @@ describe('the adapter (seed §2 object-safe 分发)', () => {
     expect(syncThrow).toMatchObject({ status: 'error', error: { kind: 'io' } });
   });
 
-  it('模型上下文中不出现 Artifact，Token 统计不包含它: fills the result of CONTRACT.md §3 and keeps artifacts out of the model text', async () => {
+  it('no artifact appears in the model context or its token count: fills the result of docs/contract.md §3 and keeps artifacts out of the model text', async () => {
     const artifact: FileChangeArtifact = {
       kind: 'file_change',
       changeId: 'ch1',
@@ -153,7 +153,7 @@ describe('the adapter (seed §2 object-safe 分发)', () => {
     };
     const result = await run(adaptTool(tool(() => Promise.resolve({ data: { n: 1 }, output: 'changed a', artifacts: [artifact] }))), { path: 'a' }, call('call-7'));
     expect(result).toEqual({ tool: 'read', toolId: 'test/read', callId: 'call-7', status: 'ok', output: 'changed a', data: { n: 1 }, artifacts: [artifact] });
-    // seed §10: the model context and its token count never contain an artifact.
+    // docs/design.md §10: the model context and its token count never contain an artifact.
     const model = toModelResult(result);
     expect(model).toEqual({ content: 'changed a', isError: false });
     expect(JSON.stringify(model)).not.toContain('SECRET');

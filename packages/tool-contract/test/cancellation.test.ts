@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { abortKind, CallAborted, deriveSignal, TurnScope } from '../src/index.ts';
 
-describe('cancellation (seed §5)', () => {
-  it('取消 Turn 时所有活动 Tool Call 同时取消: cancelling the turn aborts every active call at once', () => {
+describe('cancellation (docs/design.md §5)', () => {
+  it('cancelling a turn cancels every active tool call at once: cancelling the turn aborts every active call at once', () => {
     const turn = new TurnScope();
     const calls = Array.from({ length: 5 }, (_, index) => turn.startCall({ callId: `c${index}`, timeoutMs: 60_000 }));
     const order: string[] = [];
@@ -14,7 +14,7 @@ describe('cancellation (seed §5)', () => {
     expect(turn.activeCalls).toBe(0);
   });
 
-  it('timeout 与用户取消走同一条终止路径: a deadline aborts the same signal, as timed_out', async () => {
+  it('timeout and user cancel take the same termination path: a deadline aborts the same signal, as timed_out', async () => {
     const turn = new TurnScope();
     const active = turn.startCall({ callId: 'c', timeoutMs: 10 });
     const reason = await new Promise<unknown>((resolve) => active.context.signal.addEventListener('abort', () => resolve(active.context.signal.reason)));

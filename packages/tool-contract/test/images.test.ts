@@ -37,7 +37,7 @@ async function run(dyn: ReturnType<typeof imageTool>): Promise<ToolResult> {
   return 'run' in prepared ? prepared.run(context) : prepared;
 }
 
-describe('images in results (issue 15 item 7)', () => {
+describe('images in results', () => {
   it('an outcome with images gives an ok result with them, and the model result carries them beside the text', async () => {
     const result = await run(imageTool(() => Promise.resolve({ data: { kind: 'image' }, output: 'a.png: PNG image, 1x1 pixels, 8 bytes', images: [PIXEL] })));
     expect(result).toMatchObject({ status: 'ok', output: 'a.png: PNG image, 1x1 pixels, 8 bytes', images: [PIXEL] });

@@ -39,7 +39,7 @@ const careless = defineTool({
   },
 });
 
-describe('progress (seed §10)', () => {
+describe('progress (docs/design.md §10)', () => {
   it('the adapter hands a tool a sink that cannot throw: a tool calling the raw sink keeps its result', async () => {
     const run = async (progress: ProgressSender) => {
       const prepared = adaptTool(careless).prepare({ workingDirectory: '/w', environment: {} }, {}, 'c');
@@ -56,7 +56,7 @@ describe('progress (seed §10)', () => {
     expect(await run(() => Promise.reject(new Error('sink gone')))).toEqual(reference);
   });
 
-  it('进度发送失败不改变工具结果: a throwing or rejecting sink leaves the result unchanged', async () => {
+  it('a failure to send progress does not change the tool result: a throwing or rejecting sink leaves the result unchanged', async () => {
     const events: ToolProgress[] = [];
     const reference = await runWith((event) => void events.push(event));
     expect(events.map((event) => event.kind)).toEqual(['stdout', 'stderr', 'message']);

@@ -36,7 +36,7 @@ export interface AuthorizationRequest {
 export type Authorize = (request: AuthorizationRequest) => Promise<PermissionDecision>;
 
 export interface CallToolOptions {
-  /** Core's permission decision (seed §7.1) for this call; without it, the toolset's own. */
+  /** Core's permission decision (docs/design.md §7.1) for this call; without it, the toolset's own. */
   readonly authorize?: Authorize;
 }
 
@@ -50,7 +50,7 @@ export interface FinalizeOptions {
 }
 
 /**
- * The one object core holds (seed §6): definitions and dispatch built from
+ * The one object core holds (docs/design.md §6): definitions and dispatch built from
  * the same selected entries, the session bound once, nothing to add, remove
  * or replace afterwards.
  */
@@ -66,7 +66,7 @@ export class FinalizedToolset<Session extends ToolSessionContext = ToolSessionCo
       if (tools.has(entry.definition.name)) throw new Error(`tool ${entry.definition.name} was selected twice`);
       tools.set(entry.definition.name, entry);
     }
-    // seed §6 invariant 1: definitions and dispatch come from one list.
+    // docs/design.md §6 invariant 1: definitions and dispatch come from one list.
     this.definitions = Object.freeze([...tools.values()].map((entry) => entry.definition));
     this.#tools = tools;
     this.#authorize = options.authorize ?? readsOnly;
@@ -74,7 +74,7 @@ export class FinalizedToolset<Session extends ToolSessionContext = ToolSessionCo
     Object.freeze(this);
   }
 
-  /** Binds the session, and the policy when one is given, to the selected entries (seed §6). */
+  /** Binds the session, and the policy when one is given, to the selected entries (docs/design.md §6). */
   static finalize<Session extends ToolSessionContext>(
     entries: readonly DynTool<Session>[],
     session: Session,

@@ -2,7 +2,7 @@ import { adaptTool, type DynTool, type Tool, type ToolRisk, type ToolSessionCont
 import type { TObject } from 'typebox';
 import { FinalizedToolset, type FinalizeOptions } from './finalized-toolset.ts';
 
-/** What an agent may use out of what the registry knows (seed §3). */
+/** What an agent may use out of what the registry knows (docs/design.md §3). */
 export interface ToolSelection {
   /** Only these model-facing names; default: every registered tool. */
   readonly names?: readonly string[];
@@ -52,7 +52,7 @@ export class Registry<Session extends ToolSessionContext = ToolSessionContext> {
     });
   }
 
-  /** Selects and binds in one step: the toolset an agent's session gets, with its permission policy (seed §6). */
+  /** Selects and binds in one step: the toolset an agent's session gets, with its permission policy (docs/design.md §6). */
   finalize(session: Session, selection: ToolSelection = {}, options: FinalizeOptions = {}): FinalizedToolset<Session> {
     return FinalizedToolset.finalize(this.select(selection), session, options);
   }

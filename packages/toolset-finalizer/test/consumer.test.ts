@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const consumer = new URL('./consumer/', import.meta.url);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
-describe('code written against the SDKs compiles (issue: the typed loops must take the SDK types)', () => {
+describe('code written against the SDKs compiles', () => {
   it('tsc accepts the consumers of the Anthropic, openai 6 and 7, Gemini and AI SDKs, under strict options', async () => {
     // A failure prints the diagnostics, which is the useful part of the message.
     const result = await promisify(execFile)(process.execPath, [tsc, '-p', fileURLToPath(new URL('tsconfig.json', consumer)), '--pretty', 'false']).then(

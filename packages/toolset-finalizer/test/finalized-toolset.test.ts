@@ -11,8 +11,8 @@ function callContext(): ToolCallContext {
   return new TurnScope().startCall({ callId: 'c1' }).context;
 }
 
-describe('FinalizedToolset (seed §6, §11 契约与分层)', () => {
-  it('Definitions 与 Dispatch 来自同一个 FinalizedToolset: every advertised tool is callable and nothing else is', async () => {
+describe('FinalizedToolset (docs/design.md §6, §11 contract and layering)', () => {
+  it('definitions and dispatch come from the same FinalizedToolset: every advertised tool is callable and nothing else is', async () => {
     const toolset = registry().finalize(session, { names: ['echo', 'store'] }, { authorize: allowAll });
     expect(toolset.definitions.map((definition) => definition.name)).toEqual(['echo', 'store']);
     for (const definition of toolset.definitions) {
@@ -26,7 +26,7 @@ describe('FinalizedToolset (seed §6, §11 契约与分层)', () => {
     expect(hidden.status === 'error' && hidden.error.kind).toBe('unknown_tool');
   });
 
-  it('finalize 之后无法增删替换工具: the toolset and its definitions are frozen and offer no mutation', () => {
+  it('after finalize, tools cannot be added, removed or replaced: the toolset and its definitions are frozen and offer no mutation', () => {
     const toolset = registry().finalize(session);
     expect(Object.isFrozen(toolset)).toBe(true);
     expect(Object.isFrozen(toolset.definitions)).toBe(true);
@@ -46,7 +46,7 @@ describe('FinalizedToolset (seed §6, §11 契约与分层)', () => {
     expect(result.status === 'error' && result.error.kind).toBe('unknown_tool');
   });
 
-  it('权限过滤后不可见的工具既不广告也不可执行: a read-only selection neither lists nor runs write or execute tools', async () => {
+  it('a tool hidden by the permission filter is neither advertised nor executable: a read-only selection neither lists nor runs write or execute tools', async () => {
     const toolset = registry().finalize(session, { risks: ['read'] });
     expect(toolset.names).toEqual(['echo']);
     expect(toolset.anthropicDefinitions().map((definition) => definition.name)).toEqual(['echo']);
@@ -56,7 +56,7 @@ describe('FinalizedToolset (seed §6, §11 契约与分层)', () => {
     }
   });
 
-  it('输入未变化时工具定义顺序确定: the same registrations give the same definitions, in order', () => {
+  it('with unchanged input, the order of tool definitions is deterministic: the same registrations give the same definitions, in order', () => {
     const first = JSON.stringify(registry().finalize(session).genericDefinitions());
     const second = JSON.stringify(registry().finalize(session).genericDefinitions());
     expect(second).toBe(first);

@@ -4,8 +4,7 @@ import { commandEnvironment } from './environment.ts';
 /**
  * git configuration set at the highest precedence (the command scope, as
  * `-c` would) for a command the classifier let run on its own: nothing the
- * repository configures may run a program (issue: read-only means
- * read-only). `core.hooksPath=/dev/null` makes every hook path
+ * repository configures may run a program. `core.hooksPath=/dev/null` makes every hook path
  * `/dev/null/<hook>`, which cannot exist.
  */
 export const GIT_OVERRIDES: readonly (readonly [string, string])[] = [

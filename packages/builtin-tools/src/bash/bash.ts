@@ -17,7 +17,7 @@ export const BashInput = Type.Object({
   ),
 });
 
-/** The checked directory a command starts in (issue: bash's workdir), as the path the process is given. */
+/** The checked directory a command starts in, as the path the process is given. */
 async function startDirectory(session: BuiltinSession, workdir: string, signal: AbortSignal): Promise<string> {
   const checked = await session.paths.resolvePath(workdir, 'read', 'must_exist', { signal });
   const info = await session.filesystem.stat(checked, { signal });
@@ -102,7 +102,7 @@ export const bashTool = defineTool({
   }),
   execute: async (session: BuiltinSession, call, input, authorization) => {
     const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    // seed §5: the tool's timeout and the call's cancel end in the same signal.
+    // docs/design.md §5: the tool's timeout and the call's cancel end in the same signal.
     const own = deriveSignal(call.signal, Date.now() + timeoutMs);
     const progress = safeProgress(call.progress);
     const limits = {

@@ -116,7 +116,7 @@ async function checkReads(paths: PathGuard, classification: CommandClassificatio
 }
 
 /**
- * The permission verdict for one bash command (seed §8): allow when the
+ * The permission verdict for one bash command (docs/design.md §8): allow when the
  * classifier accepts it, every path it reads is inside a readable root,
  * the repository a git command reads names no program git would run, and,
  * for the filesystem gate, every path it touches is inside a writable root

@@ -143,7 +143,7 @@ export const editTool = defineTool({
   input: EditInput,
   output: EditOutput,
   effect: (input) => ({ kind: 'write', paths: [input.path] }),
-  // seed §10: one line with the session's other changes and its undo.
+  // docs/design.md §10: one line with the session's other changes and its undo.
   execute: (session: BuiltinSession, call, input) =>
     inChangeQueue(session, call.signal, async () => {
       const replacements = replacementsOf(input);
@@ -164,7 +164,7 @@ export const editTool = defineTool({
       }
       const path = await session.paths.resolvePath(input.path, 'write', 'must_exist', { signal });
       if (path.kind === 'directory') throw new ToolError('is_directory', `${path.displayPath} is a directory; give a file path`);
-      // seed §9 edit: one write lock per canonical path; read, compute, re-check the digest, commit.
+      // docs/design.md §9 edit: one write lock per canonical path; read, compute, re-check the digest, commit.
       return session.filesystem.withLock(
         path,
         async () => {
@@ -181,7 +181,7 @@ export const editTool = defineTool({
             }
             note = `\nNote: ${path.displayPath} changed since you last read it (now lines ${changedLineRanges(seen.text, decoded.text)}); the lines around your edit were unchanged, so it was applied. Read the file again before you edit those lines.`;
           }
-          // seed §9: still exact matching, applied in memory in order; one digest check and one write for all.
+          // docs/design.md §9: still exact matching, applied in memory in order; one digest check and one write for all.
           let planned: Planned = { text: decoded.text, replacements: 0 };
           for (const [index, replacement] of replacements.entries()) {
             try {

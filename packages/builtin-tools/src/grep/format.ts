@@ -40,7 +40,7 @@ function spanNote(match: FoundMatch): string | undefined {
 
 /**
  * The data and the model text. Lines are cut at `maxLineChars` and the text
- * stops before `maxContentBytes` (seed §9: a long line still respects the
+ * stops before `maxContentBytes` (docs/design.md §9: a long line still respects the
  * byte cap, and a cut is always said); what the text leaves out, the data
  * leaves out too, and the result is then `truncated`.
  */

@@ -39,7 +39,7 @@ export const listTool = defineTool({
       throw new ToolError('not_a_directory', `${escapeName(path.displayPath)} is not a directory; use read for a file`);
     }
     const all = await session.filesystem.readDirectory(path, { signal: call.signal });
-    // seed §9 list: paging runs on a stable sorted order.
+    // docs/design.md §9 list: paging runs on a stable sorted order.
     const sorted = [...all].sort((left, right) => compareBytes(left.name, right.name));
     const page = sorted.slice(offset, offset + limit).map((entry) => ({ name: entry.name, kind: entry.kind, ...(entry.size === undefined ? {} : { size: entry.size }) }));
     const next = offset + page.length;

@@ -84,7 +84,7 @@ function renderCell(cell: NotebookCell, number: number, budget: ImageBudget, max
 }
 
 /**
- * A notebook read by cells (issue 15): `offset` and `limit` count cells,
+ * A notebook read by cells: `offset` and `limit` count cells,
  * and so do `lineCount`, `totalLines` and `nextOffset` in the data. Whole
  * cells only within the content cap, but never nothing: a first cell above
  * the cap is cut at a line and says so. Images of the cells shown are

@@ -25,7 +25,7 @@ function prefixBetween(from: string, to: string): string {
 }
 
 /**
- * issue 12 item 4: every rule ripgrep would honour for a search rooted at
+ * Every rule ripgrep would honour for a search rooted at
  * `root`, except the ignore files the walk finds on its own way down: the
  * global excludes file, the repository's `.git/info/exclude`, and the
  * `.rgignore`, `.ignore` and `.gitignore` files of the directories between

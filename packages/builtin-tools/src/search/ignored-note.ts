@@ -13,7 +13,7 @@ function counted(count: number, one: string, many: string): string {
 }
 
 /**
- * issue 12 item 5: an empty result says what the ignore rules left out, so
+ * An empty result says what the ignore rules left out, so
  * that "no matches" is not read as "not there" (peers' users report that
  * silent ignores do exactly that). Undefined when nothing was left out.
  */

@@ -2,7 +2,7 @@ import { ToolError } from '@openwork/tool-contract';
 import type { BuiltinSession } from '../session.ts';
 
 /**
- * One serial line for a session's file changes (seed §10: undo runs in
+ * One serial line for a session's file changes (docs/design.md §10: undo runs in
  * series with the session's new calls): write, edit and undo take it in the
  * order they are called, so an undo racing an edit lands wholly before or
  * wholly after it. Per-path locks and digest checks still guard against

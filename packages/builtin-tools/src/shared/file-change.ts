@@ -11,7 +11,7 @@ export interface FileChangeInput {
 }
 
 /**
- * The record of one write or edit (seed §10): exact counts, hunks with three
+ * The record of one write or edit (docs/design.md §10): exact counts, hunks with three
  * lines of context, both digests and what undo needs to restore.
  */
 export function fileChangeArtifact(input: FileChangeInput): FileChangeArtifact {

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 
 /**
- * The shapes of each tool's `data` on success (CONTRACT.md §3), as JSON
+ * The shapes of each tool's `data` on success (docs/contract.md §3), as JSON
  * Schemas for MCP's outputSchema. Extra fields are allowed, so a field
  * added later does not break a client that checks them.
  */

@@ -12,7 +12,7 @@ export interface ReadLedgerOptions {
 
 /**
  * The SHA-256 of each file as the model last saw it through read, write or
- * edit (seed §9 edit: digests, never mtimes), keyed by the file's canonical
+ * edit (docs/design.md §9 edit: digests, never mtimes), keyed by the file's canonical
  * path so that two names of one file share their history, with the text
  * itself while it fits, so edit can tell a change elsewhere in the file from
  * one where it replaces (docs/decisions/0013).

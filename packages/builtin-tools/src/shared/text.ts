@@ -80,7 +80,7 @@ export function encodeText(decoded: DecodedText): Uint8Array {
   return encodeIn(decoded.bom ? BOM + decoded.text : decoded.text, decoded.encoding);
 }
 
-/** The `encoding` field of a file_change artifact whose original was decoded so: none for UTF-8 (CONTRACT.md §3 artifacts). */
+/** The `encoding` field of a file_change artifact whose original was decoded so: none for UTF-8 (docs/contract.md §3 artifacts). */
 export function encodingField(decoded: DecodedText): { readonly encoding?: TextEncoding } {
   return decoded.encoding === undefined ? {} : { encoding: decoded.encoding };
 }
@@ -90,7 +90,7 @@ export function encodingLabel(encoding: TextEncoding): string {
   return encoding === 'utf-16le' ? 'UTF-16 LE' : encoding === 'utf-16be' ? 'UTF-16 BE' : 'UTF-8';
 }
 
-/** Orders strings by their UTF-8 bytes (CONTRACT.md §2), which code-unit order gets wrong past U+FFFF. */
+/** Orders strings by their UTF-8 bytes (docs/contract.md §2), which code-unit order gets wrong past U+FFFF. */
 export function compareBytes(left: string, right: string): number {
   return Buffer.compare(Buffer.from(left, 'utf8'), Buffer.from(right, 'utf8'));
 }

@@ -10,7 +10,7 @@ export interface UndoConflict {
   readonly reason: string;
 }
 
-/** CONTRACT.md §4: every change of the batch lands in exactly one list. */
+/** docs/contract.md §4: every change of the batch lands in exactly one list. */
 export interface UndoReport {
   readonly undone: readonly string[];
   readonly conflicts: readonly UndoConflict[];
@@ -65,7 +65,7 @@ async function undoOne(session: UndoSession, change: FileChangeArtifact, unconfi
       const digest = await currentDigest(session, path, signal);
       // A change recorded ahead whose file still has the content from before never happened.
       if (unconfirmed && digest === change.beforeSha256) return NEVER_MADE;
-      // seed §10: a hash mismatch is a conflict, never an overwrite.
+      // docs/design.md §10: a hash mismatch is a conflict, never an overwrite.
       if (digest !== change.afterSha256) {
         if (unconfirmed) return conflict('the change may never have been made (its completion was not recorded), and the file has neither its content from before nor after it; it was left as it is');
         return conflict(digest === null ? 'the file no longer exists' : 'the file changed after this change; it was left as it is');
@@ -90,13 +90,13 @@ async function undoOne(session: UndoSession, change: FileChangeArtifact, unconfi
 }
 
 /**
- * Undoes a batch newest first (seed §10: several changes to one path undo in
+ * Undoes a batch newest first (docs/design.md §10: several changes to one path undo in
  * reverse, so create-then-edit ends with the file gone). Already undone
  * changes, and unconfirmed ones that were never made, are skipped; a
  * conflict stops nothing else.
  */
 export function undoChanges(session: UndoSession, changes: readonly FileChangeArtifact[], options: UndoOptions): Promise<UndoReport> {
-  // seed §10: the whole batch in series with the session's new changes.
+  // docs/design.md §10: the whole batch in series with the session's new changes.
   return inChangeQueue(session, options.signal, () => undoBatch(session, changes, options));
 }
 

@@ -29,7 +29,7 @@ export const writeTool = defineTool({
   input: WriteInput,
   output: WriteOutput,
   effect: (input) => ({ kind: 'write', paths: [input.path] }),
-  // seed §10: one line with the session's other changes and its undo.
+  // docs/design.md §10: one line with the session's other changes and its undo.
   execute: (session: BuiltinSession, call, input) =>
     inChangeQueue(session, call.signal, async () => {
       refuseDirectoryForm(input.path);
@@ -38,7 +38,7 @@ export const writeTool = defineTool({
       if (bytes.length > maxContentBytes) {
         throw new ToolError('too_large', `content is ${formatBytes(bytes.length)}, above the ${formatBytes(maxContentBytes)} limit of one write; write a smaller file`);
       }
-      // seed §9 write: MayCreate checks the real parent; parents are created one level at a time.
+      // docs/design.md §9 write: MayCreate checks the real parent; parents are created one level at a time.
       const path = await session.paths.resolvePath(input.path, 'write', 'may_create', { signal: call.signal });
       if (path.kind === 'directory') throw new ToolError('is_directory', `${path.displayPath} is a directory; give a file path`);
       return session.filesystem.withLock(

@@ -4,7 +4,7 @@ import { progressMessage, toMcpCallResult } from './call-result.ts';
 
 const ok = (data: unknown): ToolResult => ({ tool: 'list', toolId: null, callId: '1', status: 'ok', output: 'the text', data, artifacts: [] });
 
-describe('toMcpCallResult (CONTRACT.md §4)', () => {
+describe('toMcpCallResult (docs/contract.md §5)', () => {
   it('sends the output as text and a JSON object data as structured content', () => {
     expect(toMcpCallResult(ok({ path: '.', size: undefined }))).toEqual({
       content: [{ type: 'text', text: 'the text' }],

@@ -6,8 +6,8 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * CONTRACT.md §4: the output as text, isError for error and denied results,
- * data as structured content; never the artifacts (seed §10).
+ * docs/contract.md §5: the output as text, isError for error and denied results,
+ * data as structured content; never the artifacts (docs/design.md §10).
  */
 export function toMcpCallResult(result: ToolResult, options: { readonly outputSchema?: boolean } = {}): CallToolResult {
   const model = toModelResult(result);

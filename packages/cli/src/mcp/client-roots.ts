@@ -74,7 +74,7 @@ export async function readClientRoots<Session extends ToolSessionContext>(option
       continue;
     }
     try {
-      // seed §8: each root canonical, a directory that exists, before any call resolves a path against it.
+      // docs/design.md §8: each root canonical, a directory that exists, before any call resolves a path against it.
       const guard = await PathGuard.create({ workingDirectory: local.path, probe: options.probe });
       if (!accepted.includes(guard.workingDirectory)) accepted.push(guard.workingDirectory);
     } catch (error) {

@@ -59,8 +59,8 @@ function watchEnd(server: Server): EndWatch {
 
 /**
  * `openwork-tools mcp`: serves the finalized toolset over MCP on stdio
- * (CONTRACT.md §4) until stdin closes or a signal arrives; then every call
- * is cancelled and no child process outlives the server (seed §5).
+ * (docs/contract.md §5) until stdin closes or a signal arrives; then every call
+ * is cancelled and no child process outlives the server (docs/design.md §5).
  *
  * The roots are the command line's when it names any (`--cwd`, `--root`);
  * otherwise the client's, when it declares the `roots` capability, asked

@@ -57,7 +57,7 @@ function listedTools(definitions: readonly ToolDefinition[]): Tool[] {
 
 /**
  * A low-level MCP server over the finalized toolset: the advertised list and
- * the dispatch are the same definitions (seed §6), each `tools/call` is one call.
+ * the dispatch are the same definitions (docs/design.md §6), each `tools/call` is one call.
  */
 export function createToolServer<Session extends ToolSessionContext>(options: ToolServerOptions<Session>): ToolServer {
   const server = new Server({ name: 'openwork-tools', version: options.version }, { capabilities: { tools: { listChanged: false } } });
@@ -75,7 +75,7 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
         ? undefined
         : (event: ToolProgress) =>
             extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++sent, message: progressMessage(event) } });
-    // seed §5: a cancelled request (or a closed connection) aborts this call's signal.
+    // docs/design.md §5: a cancelled request (or a closed connection) aborts this call's signal.
     const turn = new TurnScope(extra.signal);
     const active = turn.startCall({
       callId: randomUUID(),

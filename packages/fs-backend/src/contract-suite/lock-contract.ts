@@ -3,7 +3,7 @@ import { bytes, expectNoTempFiles, expectToolError, text, type ContractWorld } f
 
 const writers = 20;
 
-/** seed §9 edit: one write lock per canonical path. */
+/** docs/design.md §9 edit: one write lock per canonical path. */
 export function lockContract(world: () => ContractWorld): void {
   it('withLock serializes 20 concurrent writers: the file ends with one writer’s full bytes and no temp file', async () => {
     const { fixture, at, resolve } = world();

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { bytes, expectToolError, text, type ContractWorld } from './contract-helpers.ts';
 
-/** Reads, stat and listing (seed §9 read, list). */
+/** Reads, stat and listing (docs/design.md §9 read, list). */
 export function readContract(world: () => ContractWorld): void {
   it('reads the bytes of a regular file', async () => {
     const { fixture, at, resolve } = world();

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { bytes, expectNoTempFiles, expectToolError, sha256, text, type ContractWorld } from './contract-helpers.ts';
 
-/** Atomic write and guarded remove (seed §8, §9 write/edit, §10 undo). */
+/** Atomic write and guarded remove (docs/design.md §8, §9 write/edit, §10 undo). */
 export function writeContract(world: () => ContractWorld): void {
   it('creates a new file: created true, the byte count, the content, and nothing else in the directory', async () => {
     const { fixture, at, resolve } = world();

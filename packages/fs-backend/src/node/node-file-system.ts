@@ -25,7 +25,7 @@ export interface NodeFileSystemOptions {
 
 /**
  * The host file system (node:fs/promises). The only code that turns a
- * CheckedPath into real I/O (CONTRACT.md §1).
+ * CheckedPath into real I/O (docs/contract.md §1).
  */
 export class NodeFileSystem extends CheckedFileSystem {
   readonly name = 'node';
@@ -64,8 +64,8 @@ export class NodeFileSystem extends CheckedFileSystem {
   }
 
   /**
-   * Stops the worker threads, which start on the first search or batch read
-   * (issue 12 item 7): a session closes its file system when it ends. Idle
+   * Stops the worker threads, which start on the first search or batch read:
+   * a session closes its file system when it ends. Idle
    * workers never keep the process alive meanwhile; a later call starts them
    * again.
    */

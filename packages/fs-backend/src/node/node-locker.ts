@@ -23,7 +23,7 @@ const firstDelayMs = 5;
 const maxDelayMs = 100;
 
 /**
- * seed §9 edit: one lock per canonical path, across this process (an async
+ * docs/design.md §9 edit: one lock per canonical path, across this process (an async
  * mutex, so only one local waiter polls the lock file) and across processes
  * (proper-lockfile: an atomic mkdir, refreshed while held, taken over when stale).
  */

@@ -11,7 +11,7 @@ import { notRegularFile, tooLarge } from '../shared/read-file.ts';
 import type { BatchIdentities, FileTarget, ListResult, ListTarget, ReadResult } from '../search/worker/protocol.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
-/** Reads and lists batches of paths on the file system's worker threads (seed §9 grep: reading off the main thread; docs/decisions/0007). */
+/** Reads and lists batches of paths on the file system's worker threads (docs/design.md §9 grep: reading off the main thread; docs/decisions/0007). */
 export class ReadPool {
   readonly #pool: WorkerPool;
 

@@ -89,8 +89,8 @@ export interface WorkerPoolOptions {
 }
 
 /**
- * The Node file system's worker threads, a resource of the session (issue 12
- * item 7): started on the first search or batch read, each unreferenced
+ * The Node file system's worker threads, a resource of the session:
+ * started on the first search or batch read, each unreferenced
  * whenever it owes nothing so that it never keeps a process alive, stopped
  * by close() (a later call starts them again). They run search tasks
  * (docs/decisions/0012) and batch reads and listings (docs/decisions/0007).

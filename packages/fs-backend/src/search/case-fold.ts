@@ -96,7 +96,7 @@ function unicodeEscape(char: string): string {
 }
 
 /**
- * issue 12 item 6: the byte prefilter of a case-insensitive search, for any
+ * The byte prefilter of a case-insensitive search, for any
  * literal. Bytes are tested as latin1 text, each character of the literal
  * an alternation of the UTF-8 bytes of its folded forms: `k` is `[kK]` or
  * the three bytes of the Kelvin sign. A file that is all ASCII can hold only

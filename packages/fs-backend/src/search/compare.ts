@@ -1,5 +1,5 @@
 /**
- * Orders strings by their UTF-8 bytes (CONTRACT.md §2) without encoding
+ * Orders strings by their UTF-8 bytes (docs/contract.md §2) without encoding
  * them: UTF-16 code-unit order agrees except where a surrogate (half of a
  * code point above U+FFFF) meets U+E000–U+FFFF, which UTF-8 puts first.
  */

@@ -11,7 +11,7 @@ const MAX_ALTERNATIVES = 1024;
  * alternatives (nested, each may hold wildcards), `\` makes the next
  * character literal. Everything else matches itself: parentheses and the
  * extglob characters `!`, `@`, `+` included, so a folder such as
- * `(dashboard)` is named as it is (issue 20). Dotfiles match like any file.
+ * `(dashboard)` is named as it is. Dotfiles match like any file.
  */
 export interface CompiledGlob {
   /** Whether a `/`-separated path matches the whole pattern. */

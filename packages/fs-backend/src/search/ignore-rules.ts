@@ -55,7 +55,7 @@ export type IgnoreVerdict =
        * Levels that ignore this directory although a rule of higher
        * precedence kept it. The `ignore` package answers for a path together
        * with its parents, so below such a directory those levels would
-       * ignore everything; they are left out there (seed §9: the rules stay
+       * ignore everything; they are left out there (docs/design.md §9: the rules stay
        * git's, never hand-written).
        */
       readonly overridden: readonly IgnoreLevel[];

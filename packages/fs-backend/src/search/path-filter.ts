@@ -24,7 +24,7 @@ export function globFilter(pattern: string): PathFilter {
 }
 
 /**
- * grep's `glob`, as ripgrep's `-g` (CONTRACT.md §2): one line of gitignore
+ * grep's `glob`, as ripgrep's `-g` (docs/contract.md §2): one line of gitignore
  * syntax with the match inverted. A glob without `!` keeps only the files it
  * matches; `!glob` leaves out the files and directories it matches. Without
  * a `/` (other than a trailing one) it matches a name at any depth; with
@@ -34,7 +34,7 @@ export function globFilter(pattern: string): PathFilter {
  * matcher): `!/foo/**` leaves out `foo/` at the searched path alone, `!asdf/`
  * the directory `asdf` and not `asdf.` (ripgrep's r405, r2990).
  * It narrows the search and nothing more: `.gitignore` and `.ignore` still
- * apply unless `includeIgnored` is true (CONTRACT.md §2).
+ * apply unless `includeIgnored` is true (docs/contract.md §2).
  */
 export function grepGlobFilter(source: string): PathFilter {
   let line = source.endsWith('\\ ') ? source : source.trimEnd();

@@ -18,7 +18,7 @@ function childKey(display: string, name: string, kind: string): string {
 }
 
 /**
- * The part of a search that stays on the calling thread (issue 12): it hands
+ * The part of a search that stays on the calling thread: it hands
  * tasks to the walkers, merges what they find, keeps the bound and pushes it
  * down, issues through the path guard a CheckedPath for every directory a
  * walker gives away and resolves every symlink a walker meets, reports

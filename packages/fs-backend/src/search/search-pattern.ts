@@ -55,7 +55,7 @@ export function compileSearchPattern(pattern: string, options: { caseInsensitive
     spans: (text) => spansOf(engine(), text),
     requiredLiteral: options.caseInsensitive ? undefined : literal,
     otherLiterals: options.caseInsensitive ? [] : literals.slice(1).map((text) => Buffer.from(text, 'utf8')),
-    // issue 12 item 6: every literal keeps its prefilter, k and s (the Kelvin sign, the long s) and non-ASCII letters included.
+    // Every literal keeps its prefilter, k and s (the Kelvin sign, the long s) and non-ASCII letters included.
     folded: options.caseInsensitive && literal !== undefined ? foldedLiteral(literal) : undefined,
     plain,
   };

@@ -138,7 +138,7 @@ export interface SearchLineMatch extends SearchLine {
 
 /** One result: a path (`paths`, `files`), a path and its count (`count`), or a line of it (`content`). */
 export interface TreeSearchHit {
-  /** The path for results (CONTRACT.md §2): results sort by its UTF-8 bytes. */
+  /** The path for results (docs/contract.md §2): results sort by its UTF-8 bytes. */
   readonly path: string;
   readonly count?: number;
   readonly match?: SearchLineMatch;

@@ -21,7 +21,7 @@ function failureOf(error: unknown): WireFailure {
 }
 
 /**
- * One task of a search, walked in sorted order (seed §9, CONTRACT.md §2):
+ * One task of a search, walked in sorted order (docs/design.md §9, docs/contract.md §2):
  * depth first, each directory's entries in byte order of their paths, so
  * hits come out sorted and the walk can stop at the first entry past the
  * bound. Never into `.git/`, never through a symlinked directory; a symlink
@@ -199,7 +199,7 @@ export class TaskWalk {
   }
 
   #visit(frame: Frame, entry: SortedEntry): void {
-    // CONTRACT.md §2: never into .git, whatever includeIgnored says (a worktree's .git is a file).
+    // docs/contract.md §2: never into .git, whatever includeIgnored says (a worktree's .git is a file).
     if (entry.name === '.git') return;
     const display = join(frame.display, entry.name);
     const isDirectory = entry.kind === 'directory';

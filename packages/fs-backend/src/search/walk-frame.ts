@@ -5,7 +5,7 @@ import type { SearchDirectory, SearchEntry } from './search-directory.ts';
 import type { WireEntry, WireSplit } from './search-wire.ts';
 
 export interface SortedEntry extends SearchEntry {
-  /** The entry's name, and a `/` after a directory's: what its paths sort by (CONTRACT.md §2). */
+  /** The entry's name, and a `/` after a directory's: what its paths sort by (docs/contract.md §2). */
   readonly key: string;
 }
 

@@ -1,6 +1,6 @@
 import { abortKind, ToolError } from '@openwork/tool-contract';
 
-/** The ToolError for an aborted signal: `cancelled` or `timed_out`, as the signal says (seed §5). */
+/** The ToolError for an aborted signal: `cancelled` or `timed_out`, as the signal says (docs/design.md §5). */
 export function abortedError(signal: AbortSignal, what: string): ToolError {
   const kind = abortKind(signal) ?? 'cancelled';
   const message =

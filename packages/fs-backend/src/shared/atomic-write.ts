@@ -12,7 +12,7 @@ import { tempName } from './temp-name.ts';
 const tempAttempts = 5;
 
 /**
- * seed §8/§9 write: the new content goes to a temp file created exclusively in
+ * docs/design.md §8/§9 write: the new content goes to a temp file created exclusively in
  * the target's directory (opened by the walk from the root, never through a
  * symlink), is flushed, then renamed over the target within that directory.
  * The target is never opened for writing, so a hard link or a symlink swapped
@@ -37,7 +37,7 @@ export async function writeAtomically(host: Host, path: CheckedPath, data: Uint8
     throwIfAborted(signal, what);
     await temp.handle.write(data);
     if (options.expectedSha256 !== undefined) {
-      // seed §9 edit: verify the digest again right before the commit.
+      // docs/design.md §9 edit: verify the digest again right before the commit.
       requireExpected(await digestOf(directory, target, signal, what), options.expectedSha256, displayPath);
     }
     const existing = await lstatOrNull(directory, target);

@@ -147,7 +147,7 @@ export abstract class CheckedFileSystem implements AsyncFileSystem {
     return runTreeSearch(this.#walkers, root, request, options);
   }
 
-  /** seed §9 edit: one write lock per canonical path. Not reentrant: an action must not take the same lock again. */
+  /** docs/design.md §9 edit: one write lock per canonical path. Not reentrant: an action must not take the same lock again. */
   async withLock<T>(path: CheckedPath, action: () => Promise<T>, options?: LockOptions): Promise<T> {
     const { realPath } = readCheckedPath(path);
     const release = await this.#locker.acquire(realPath, options?.signal, `waiting for the lock on ${path.displayPath}`);

@@ -7,7 +7,7 @@ import type { HostStat } from './host.ts';
 export function writableInternals(path: CheckedPath): CheckedPathInternals {
   const internals = readCheckedPath(path);
   if (path.access !== 'write') throw new TypeError(`${path.displayPath} was checked for ${path.access}, not write; resolve it with access 'write'`);
-  // seed §8 step 7: a read-only or protected root is never written, whatever the caller holds.
+  // docs/design.md §8 step 7: a read-only or protected root is never written, whatever the caller holds.
   if (internals.rootKind !== 'writable') {
     throw new ToolError('protected', `${path.displayPath} is in a read-only root; it cannot be written`);
   }

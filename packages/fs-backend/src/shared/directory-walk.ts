@@ -5,7 +5,7 @@ import { errnoCode } from './errno.ts';
 import type { DirectoryHandle, Host } from './host.ts';
 
 /**
- * seed §8, docs/decisions/0009: the last mile. Opens `directory` (canonical,
+ * docs/design.md §8, docs/decisions/0009: the last mile. Opens `directory` (canonical,
  * at or below the root) by opening the root, comparing it with the identity
  * recorded when the session began, then one component at a time with
  * O_DIRECTORY | O_NOFOLLOW, each compared with what the guard saw. A

@@ -17,7 +17,7 @@ export function errnoCode(error: unknown): string | undefined {
 
 /**
  * The one errno → contract kind map, shared by the Node and in-memory file
- * systems so both fail the same way (CONTRACT.md §3 error kinds). A
+ * systems so both fail the same way (docs/contract.md §3 error kinds). A
  * ToolError passes through unchanged.
  */
 export function toolErrorFromErrno(error: unknown, context: ErrnoContext): ToolError {

@@ -7,7 +7,7 @@ import { errnoCode, toolErrorFromErrno } from './errno.ts';
 import type { DirectoryHandle, Host } from './host.ts';
 
 /**
- * The open directory the target goes in, made if asked. seed §9 write:
+ * The open directory the target goes in, made if asked. docs/design.md §9 write:
  * parents are created one level at a time from the checked existing parent,
  * each made and then opened from the one above it without following a
  * symlink (docs/decisions/0009), never recursively first and checked after.

@@ -8,7 +8,7 @@ import { openContainer } from './directory-walk.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
 import type { DirectoryHandle, Host } from './host.ts';
 
-/** One level, kinds from lstat: a symlink is listed as a symlink, never followed (seed §9 list). */
+/** One level, kinds from lstat: a symlink is listed as a symlink, never followed (docs/design.md §9 list). */
 export async function listCheckedDirectory(host: Host, path: CheckedPath, signal: AbortSignal | undefined, sizes = true): Promise<DirectoryEntry[]> {
   const internals = readCheckedPath(path);
   const displayPath = path.displayPath;

@@ -9,7 +9,7 @@ import { openContainer, type Container } from './directory-walk.ts';
 import type { DirectoryHandle, Host, HostStat, ReadHandle } from './host.ts';
 
 /**
- * seed §9 read: size is checked before anything is allocated, and at most
+ * docs/design.md §9 read: size is checked before anything is allocated, and at most
  * maxBytes + 1 bytes are ever read, even from a file that grows meanwhile.
  */
 export async function readCheckedFile(host: Host, path: CheckedPath, options: ReadFileOptions): Promise<Uint8Array> {

@@ -10,7 +10,7 @@ import type { Host } from './host.ts';
 
 /**
  * Removes a file only if it still has the expected content (undo of a
- * create, seed §10). The caller holds withLock on the path, so the digest and
+ * create, docs/design.md §10). The caller holds withLock on the path, so the digest and
  * the unlink see the same file as far as this process tree is concerned; both
  * happen in the directory the walk opened (docs/decisions/0009).
  */

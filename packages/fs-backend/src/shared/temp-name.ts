@@ -6,7 +6,7 @@ const encoder = new TextEncoder();
 const maxBaseBytes = 200;
 
 /**
- * `.<base>.<random>.tmp`, beside the target (seed §8: create the temp file in
+ * `.<base>.<random>.tmp`, beside the target (docs/design.md §8: create the temp file in
  * the verified parent and rename within it). Hidden, and recognisable as ours.
  */
 export function tempName(base: string): string {

@@ -13,8 +13,8 @@ const SETTLE_POLL_MS = 2;
 
 /**
  * A command held by its own cgroup: whatever its processes do with sessions
- * and groups, they stay members, so the end reaches them all (seed §5: no
- * child without an owner; seed §9 bash: no background lifetimes).
+ * and groups, they stay members, so the end reaches them all (docs/design.md §5: no
+ * child without an owner; docs/design.md §9 bash: no background lifetimes).
  */
 export class CgroupContainer implements CommandContainer {
   readonly kind = 'cgroup';

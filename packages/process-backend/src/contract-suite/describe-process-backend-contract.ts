@@ -130,7 +130,7 @@ export function describeProcessBackendContract(
       }
     });
 
-    it('bash 终止整个进程组，并返回终止前已收集的输出: a timeout kills a grandchild and keeps the output so far', async () => {
+    it('bash ends the whole process group and returns the output collected before the end: a timeout kills a grandchild and keeps the output so far', async () => {
       const run = startRun(backend, { argv: bash(`echo before; bash --noprofile --norc -c '${MARKER.grandchild}; true' & wait`), cwd, env });
       await run.seen('before');
       run.controller.abort(new CallAborted('timed_out'));

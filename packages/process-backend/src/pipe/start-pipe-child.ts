@@ -8,7 +8,7 @@ import type { LeaderExit, OutputSinks, StartedChild } from '../shared/started-ch
 /**
  * Spawns the command detached (setsid: the child leads a new process group,
  * pgid = pid), stdin closed, and drains both pipes into the sinks from the
- * first byte (seed §9 bash: drain continuously so the child never blocks).
+ * first byte (docs/design.md §9 bash: drain continuously so the child never blocks).
  * `argv` is the request's, or the cgroup shim in front of it: then the
  * shim's shell would find a missing program only after the spawn, so the
  * program and working directory are checked first, as the pty backend does.

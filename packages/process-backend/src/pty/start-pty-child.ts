@@ -46,7 +46,7 @@ export async function startPtyChild(pty: NodePtyModule, request: SpawnRequest, s
       resolve(signal ? { exitCode: null, signal: signalName(signal) } : { exitCode, signal: null });
     });
   });
-  // seed §5: a cancel that comes at once must reach the group, so the group exists before anyone may signal it.
+  // docs/design.md §5: a cancel that comes at once must reach the group, so the group exists before anyone may signal it.
   await groupFormed(terminal.pid, 1_000);
   terminal.write(END_OF_INPUT);
   return {

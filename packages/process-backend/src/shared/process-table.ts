@@ -7,7 +7,7 @@ interface TrackedRun {
 
 /**
  * The live commands of one backend, by process group, with what holds each
- * (its cgroup or its group), and the runs that own them (seed §5: no child may
+ * (its cgroup or its group), and the runs that own them (docs/design.md §5: no child may
  * be left without an owner). A command whose end could not be confirmed
  * stays here until `dispose` confirms it.
  */

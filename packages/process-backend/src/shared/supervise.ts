@@ -23,7 +23,7 @@ export type PrepareContainer = () => Promise<CommandContainer>;
 /**
  * One command from spawn to result, shared by the pipe and pty backends:
  * the command is registered, output drained, and everything it started
- * ended on abort or when the leader leaves processes behind (seed §9 bash: a
+ * ended on abort or when the leader leaves processes behind (docs/design.md §9 bash: a
  * foreground command leaves no background job). The container decides what
  * "everything" reaches: the cgroup, or only the process group.
  */
@@ -65,7 +65,7 @@ export async function runSupervised(
       throw error;
     }
     table.add(child.pid, container);
-    // seed §5: a cancel that comes at once must still reach everything, so the container knows where the leader is first.
+    // docs/design.md §5: a cancel that comes at once must still reach everything, so the container knows where the leader is first.
     await container.settle(child.pid, child.exited);
     const supervision = new Supervision(child, container, request, stop.signal, {
       killGraceMs: request.killGraceMs ?? defaults.killGraceMs,
@@ -123,7 +123,7 @@ class Supervision {
     if (this.#request.signal.aborted || this.#stop.aborted) onAbort();
     try {
       const ending = await this.#end(aborted.signal);
-      // seed §9 bash: drain after the exit, but only for a bounded time; an escaped writer cannot hold the call.
+      // docs/design.md §9 bash: drain after the exit, but only for a bounded time; an escaped writer cannot hold the call.
       // A cancel during the drain of a finished command cuts the drain short.
       const drained = ending.status === 'exited' ? Promise.race([this.#child.drained, abortedPromise(aborted.signal)]) : this.#child.drained;
       await within(drained, this.#options.drainMs);
@@ -140,15 +140,15 @@ class Supervision {
     const graceMs = this.#options.killGraceMs;
     const first = await Promise.race([this.#child.exited, abortedPromise(aborted).then(() => 'abort' as const)]);
     if (first === 'abort') {
-      // seed §5: timeout and cancel take the same path; only the status differs.
+      // docs/design.md §5: timeout and cancel take the same path; only the status differs.
       const status: ProcessStatus = abortKind(this.#request.signal) ?? 'cancelled';
       const ended = await this.#container.end(this.#child.pid, { graceMs });
       const exit = ended.fate === 'gone' ? await within(this.#child.exited, EXIT_NOTICE_MS) : undefined;
       return { status: ended.fate === 'gone' ? status : 'outcome_unknown', exit, ...ended };
     }
-    // seed §9 bash: what the leader left behind (a daemon, a `setsid` child) ends with it.
+    // docs/design.md §9 bash: what the leader left behind (a daemon, a `setsid` child) ends with it.
     const ended = (await this.#container.occupied(this.#child.pid)) ? await this.#container.end(this.#child.pid, { graceMs }) : { fate: 'gone' as const, processesEnded: 0 };
-    // seed §5: a kill that cannot be confirmed is reported, never hidden.
+    // docs/design.md §5: a kill that cannot be confirmed is reported, never hidden.
     return { status: ended.fate === 'gone' ? 'exited' : 'outcome_unknown', exit: first, ...ended };
   }
 }

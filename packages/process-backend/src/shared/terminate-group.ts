@@ -9,7 +9,7 @@ export const KILL_CONFIRM_MS = 2_000;
 export type GroupFate = 'gone' | 'alive';
 
 /**
- * seed §5: timeout, cancel and a leader that left children behind all end the
+ * docs/design.md §5: timeout, cancel and a leader that left children behind all end the
  * same way: TERM the group, wait the grace, KILL it, and confirm it is gone.
  * `alive` means the kill could not be confirmed (the caller keeps the group).
  */

@@ -47,7 +47,7 @@ export class ToolResultError extends Error {
  * The finalized toolset as an AI SDK tool set, for `generateText` /
  * `streamText`: the same definitions, each `execute` running
  * `FinalizedToolset.call` with the SDK's abort signal wired to the call.
- * An ok result gives the model its text, never its artifacts (seed §10);
+ * An ok result gives the model its text, never its artifacts (docs/design.md §10);
  * an error or denied result rejects with a `ToolResultError`, the SDK's
  * way of reporting a tool error.
  */

@@ -34,7 +34,7 @@ function isToolUse(block: { readonly type: string }): block is AnthropicToolUseB
 /**
  * Runs the `tool_use` blocks of an assistant message through the toolset
  * and returns their `tool_result` blocks: the model text of each result,
- * never its artifacts (seed §10).
+ * never its artifacts (docs/design.md §10).
  */
 export async function runAnthropicToolUses<Session extends ToolSessionContext, Block extends { readonly type: string } = AnthropicContentBlock>(
   toolset: FinalizedToolset<Session>,

@@ -31,7 +31,7 @@ function isFunctionCall(item: { readonly type: string }): item is OpenAiFunction
 /**
  * Runs the `function_call` items of a response's `output` through the
  * toolset and returns their `function_call_output` items, in order: the
- * model text of each result, never its artifacts (seed §10). An error has
+ * model text of each result, never its artifacts (docs/design.md §10). An error has
  * no flag in this API; its text says so ("Error [kind]: …"). Arguments that
  * are not JSON run nothing, and strict mode's nulls are read back as absent.
  */

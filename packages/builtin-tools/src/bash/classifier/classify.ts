@@ -14,7 +14,7 @@ import { refuse } from './verdict.ts';
 import type { ProgramCheck, ProgramVerdict } from './verdict.ts';
 import { firstGlob, globProblem, hasBraceExpansion, hasGlob, hasTildeExpansion } from './word.ts';
 
-/** The closed read-only list (seed §8, permissions §2.3): program → its check. */
+/** The closed read-only list (docs/design.md §8): program → its check. */
 export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramCheck>> = Object.freeze({
   ...simplePrograms,
   git,

@@ -94,7 +94,7 @@ function pathOf(word: Word): string {
 }
 
 /**
- * The acceptEdits filesystem gate (seed §8, permissions §4.8): mkdir,
+ * The acceptEdits filesystem gate (docs/design.md §8): mkdir,
  * touch, cp, mv and rm with known flags; the paths they touch are returned
  * for the path guard to check against the writable roots.
  */

@@ -27,7 +27,7 @@ function bashParser(): Promise<Parser> {
   return loading;
 }
 
-/** The bash effect classifier (seed §8): allow only what it fully understood, ask for the rest. */
+/** The bash effect classifier (docs/design.md §8): allow only what it fully understood, ask for the rest. */
 export async function createCommandClassifier(): Promise<CommandClassifier> {
   const parser = await bashParser();
   return { classify: (command, options) => classifyTree(parser, command, options), outline: (command) => outlineTree(parser, command) };

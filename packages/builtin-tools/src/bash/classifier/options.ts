@@ -1,6 +1,6 @@
 /**
  * A closed description of a program's flags: a flag not named here makes
- * the command ask (seed §8: the table's correctness is the boundary).
+ * the command ask (docs/design.md §8: the table's correctness is the boundary).
  */
 export interface OptionSpec {
   /** Short flags without a value; they may be bundled (`-la`). */

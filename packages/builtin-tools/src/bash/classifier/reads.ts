@@ -5,7 +5,7 @@ import type { Word } from './word.ts';
 
 /**
  * Which words of a read-only command name the files and directories it
- * reads (issue: auto-run reads stay inside the readable roots).
+ * reads.
  */
 export interface ReadSpec {
   /**

@@ -17,7 +17,7 @@ export type ClassifierList = 'read_only' | 'filesystem_gate' | 'allow_rule';
 export interface CommandClassification {
   readonly verdict: 'allow' | 'ask';
   readonly list: ClassifierList | null;
-  /** `read_only:git log`, `filesystem_gate:mkdir`, an allow rule's name, or `ask`: the table entry, for the trace (seed §8). */
+  /** `read_only:git log`, `filesystem_gate:mkdir`, an allow rule's name, or `ask`: the table entry, for the trace (docs/design.md §8). */
   readonly rule: string;
   /** Why it runs on its own, or the first thing that made it ask. */
   readonly reason: string;
