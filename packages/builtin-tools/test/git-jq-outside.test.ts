@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { TurnScope } from '@openwork/tool-contract';
 import type { PermissionDecision } from '@openwork/tool-contract';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bashTool, builtinTools, createCommandClassifier, decideBashCommand, gitConfigReader } from '../src/index.ts';
+import { bashReader, bashTool, builtinTools, createCommandClassifier, decideBashCommand, gitConfigReader } from '../src/index.ts';
 import type { BashData, CommandClassifier } from '../src/index.ts';
 import { parseAlternates } from '../src/bash/git-config.ts';
 import { createHarness, type Harness } from './harness.ts';
@@ -36,6 +36,7 @@ function decide(command: string, mode: (typeof modes)[number] = 'default'): Prom
   return decideBashCommand(classifier, h.session.paths, { kind: 'execute', command, cwd: h.ws }, mode, {
     filesystem: h.session.filesystem,
     gitConfig: gitConfigReader(h.session.processes, h.session.environment),
+    bashReader: bashReader(h.session.processes, h.session.environment),
   });
 }
 

@@ -21,12 +21,14 @@ import {
 } from '../src/index.ts';
 
 const ws = '/ws';
+/** This package runs no process: bash's reading of a line is taken to be the line as written. */
+const asWritten = (command: string) => Promise.resolve({ ok: true as const, text: command });
 const SHA = 'a'.repeat(64);
 let options: Omit<PolicyOptions, 'mode'>;
 
 beforeAll(async () => {
   const filesystem = new MemoryFileSystem({ files: { [`${ws}/a.txt`]: 'a\n' }, directories: [`${ws}/src`] });
-  options = { paths: await PathGuard.create({ workingDirectory: ws, probe: filesystem }), filesystem };
+  options = { paths: await PathGuard.create({ workingDirectory: ws, probe: filesystem }), filesystem, bashReader: asWritten };
 });
 
 function allow(text: string): AllowRule {
