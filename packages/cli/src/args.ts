@@ -20,6 +20,8 @@ export interface CliOptions {
   /** `--pass-env NAME`: credential-like variables that approved commands get (auto-run ones never do). */
   readonly passEnv: readonly string[];
   readonly timeoutMs: number | undefined;
+  /** `--memory-limit SIZE`: each bash command's own memory limit, in bytes, where the host has the memory controller. */
+  readonly memoryLimitBytes: number | undefined;
   readonly json: boolean;
   readonly artifacts: string | undefined;
   readonly changes: readonly string[];
@@ -50,7 +52,7 @@ export interface TerminalOptions {
 }
 
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
-const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project', '--pass-env']);
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project', '--pass-env', '--memory-limit']);
 const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
@@ -121,6 +123,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     trustProject: trustedDigest(single('--trust-project')),
     passEnv: (values.get('--pass-env') ?? []).map(passEnvName),
     timeoutMs,
+    memoryLimitBytes: byteSize('--memory-limit', single('--memory-limit')),
     json: flags.has('--json'),
     artifacts: single('--artifacts'),
     changes: values.get('--change') ?? [],
@@ -131,6 +134,18 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     overview: false,
     version: false,
   };
+}
+
+const BYTE_UNITS: Readonly<Record<string, number>> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
+
+/** A size in bytes, with an optional K, M or G (powers of 1024): `64M`. */
+function byteSize(flag: string, given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const parts = /^(\d+)([KMG]?)$/i.exec(given);
+  const bytes = parts === null ? Number.NaN : Number(parts[1]) * (BYTE_UNITS[(parts[2] ?? '').toUpperCase()] ?? Number.NaN);
+  // Below a few MiB bash itself cannot start.
+  if (!Number.isSafeInteger(bytes) || bytes < 4 * 1024 ** 2) throw new UsageError(`${flag} takes a size of at least 4M, in bytes or with K, M or G (${flag} 512M), not ${JSON.stringify(given)}`);
+  return bytes;
 }
 
 function trustedDigest(given: string | undefined): string | undefined {
@@ -206,6 +221,7 @@ function defaults(): CliOptions {
     trustProject: undefined,
     passEnv: [],
     timeoutMs: undefined,
+    memoryLimitBytes: undefined,
     json: false,
     artifacts: undefined,
     changes: [],

@@ -97,7 +97,7 @@ export async function openSession(host: CommandHost, options: CliOptions, roots:
     paths,
     filesystem: host.filesystem,
     processes: host.processes,
-    limits: DEFAULT_LIMITS,
+    limits: options.memoryLimitBytes === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, maxMemoryBytes: options.memoryLimitBytes },
     passThroughEnvironment: await passThrough(options),
     // Keyed by each file's canonical path: a read through a symlink and an edit of the real name share one history.
     readLedger: new ReadLedger(),
