@@ -109,11 +109,12 @@ export const bashTool = defineTool({
       maxProcesses: session.limits.maxProcesses ?? DEFAULT_MAX_PROCESSES,
       ...(session.limits.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: session.limits.maxMemoryBytes }),
     };
-    const cwd = input.workdir === undefined ? session.workingDirectory : await startDirectory(session, input.workdir, call.signal);
-    // A command the classifier let run on its own gets an environment in which nothing the repository configures or keeps runs;
-    // one a person approved runs as written.
-    const env = await runEnvironment(session, authorization.decision?.verdict === 'allow', call.signal);
+    // Released on every path, errors before the start included: its timer would otherwise keep a one-shot command alive.
     try {
+      const cwd = input.workdir === undefined ? session.workingDirectory : await startDirectory(session, input.workdir, call.signal);
+      // A command the classifier let run on its own gets an environment in which nothing the repository configures or keeps runs;
+      // one a person approved runs as written.
+      const env = await runEnvironment(session, authorization.decision?.verdict === 'allow', call.signal);
       const exit = await session.processes.run({
         argv: ['bash', '--noprofile', '--norc', '-c', input.command],
         cwd,
