@@ -1,14 +1,14 @@
 import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandBundle } from './command.ts';
 
 // A person asked to approve a command sees all of it: a long line is not cut before its end, which is where `| sh` hides.
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+const bin = commandBundle();
 let base: string;
 let ws: string;
 

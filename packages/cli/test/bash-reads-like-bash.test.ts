@@ -1,28 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runInProcess } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let base: string;
 let ws: string;
 let out: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-}
-
-function run(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile('node', [bin, ...args], { cwd: ws, env: { ...process.env, HOME: base } }, (error, stdout) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout });
-    });
-    child.stdin?.end('');
-  });
-}
+/** The command through runCli in this process, started in the workspace; calls at once share it as their directory. */
+const run = (args: string[]) => runInProcess(args, { cwd: ws });
 
 interface Result {
   status: string;
@@ -32,6 +19,8 @@ const call = async (command: string, mode: 'default' | 'acceptEdits') => JSON.pa
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), 'cli-bash-reads-')));
+  vi.stubEnv('HOME', base);
+  vi.stubEnv('OPENWORK_CONFIG_DIR', join(base, 'config'));
   ws = join(base, 'ws');
   out = join(base, 'OUT');
   await mkdir(ws);
@@ -43,7 +32,10 @@ beforeAll(async () => {
   await writeFile(join(ws, 'a.txt'), 'a\n');
   await writeFile(join(ws, 'x'), 'x\n');
 });
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await rm(base, { recursive: true, force: true });
+});
 
 describe('a command line means what bash reads (through the CLI)', () => {
   it.each(['default', 'acceptEdits'] as const)('%s: nothing outside is written, deleted or read without approval', async (mode) => {

@@ -1,25 +1,25 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runInProcess } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let base: string;
 let ws: string;
 let outside: string;
 
-function call(input: object): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    // The server's TMPDIR is a directory outside the roots, as on a user's machine.
-    const env = { ...process.env, HOME: base, TMPDIR: outside };
-    const child = execFile('node', [bin, 'call', 'bash', JSON.stringify(input), '--json', '--yes'], { cwd: ws, env }, (error, stdout) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout });
-    });
-    child.stdin?.end('');
-  });
+/** Runs `call bash` through runCli in this process, with the environment stubbed for the call and restored after it. */
+async function call(input: object): Promise<{ code: number; stdout: string }> {
+  vi.stubEnv('HOME', base);
+  vi.stubEnv('OPENWORK_CONFIG_DIR', join(base, 'config'));
+  // The server's TMPDIR is a directory outside the roots, as on a user's machine.
+  vi.stubEnv('TMPDIR', outside);
+  try {
+    return await runInProcess(['call', 'bash', JSON.stringify(input), '--json', '--yes'], { cwd: ws });
+  } finally {
+    vi.unstubAllEnvs();
+  }
 }
 
 beforeAll(async () => {

@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseArgs } from '../src/args.ts';
 import { UsageError } from '../src/usage-error.ts';
+import { runInProcess } from './command.ts';
 
 // The environment a bash command runs with: PATH without entries inside the roots, and no credentials, for a command that runs
 // without approval; the user's PATH and the credentials passed through by name for an approved one (docs/security.md).
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let base: string;
 let ws: string;
 let marks: string;
@@ -21,19 +19,22 @@ interface Result {
   readonly approved: unknown;
 }
 
-function call(command: string, options: { path?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<Result> {
-  const env = { ...process.env, HOME: base, ...(options.path === undefined ? {} : { PATH: options.path }), ...options.env };
-  const argv = [bin, 'call', 'bash', JSON.stringify({ command }), '--json', ...(options.args ?? [])];
-  return new Promise((resolve) => {
-    // The CLI itself is found by its absolute path: only the command it runs sees the PATH under test.
-    const child = execFile(process.execPath, argv, { cwd: ws, env }, (error, stdout) => {
-      const parsed = JSON.parse(stdout) as { data?: { exitCode?: number; stdout?: { text?: string } }; decision?: { verdict?: unknown; approved?: unknown } };
-      // The command's own exit code; the CLI's is that of the call.
-      const code = error ? -1 : (parsed.data?.exitCode ?? -1);
-      resolve({ code, stdout: parsed.data?.stdout?.text ?? '', verdict: parsed.decision?.verdict, approved: parsed.decision?.approved });
-    });
-    child.stdin?.end();
-  });
+/**
+ * Runs the command in this process, in the workspace, with the environment it would be started with: the session takes
+ * process.env when it is created, so PATH and the variables are set for the call and restored after it. One call at a time.
+ */
+async function call(command: string, options: { path?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<Result> {
+  const env = { HOME: base, OPENWORK_CONFIG_DIR: join(base, 'config'), ...(options.path === undefined ? {} : { PATH: options.path }), ...options.env };
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  try {
+    const run = await runInProcess(['call', 'bash', JSON.stringify({ command }), '--json', ...(options.args ?? [])], { cwd: ws });
+    const parsed = JSON.parse(run.stdout) as { data?: { exitCode?: number; stdout?: { text?: string } }; decision?: { verdict?: unknown; approved?: unknown } };
+    // The command's own exit code; the CLI's is that of the call.
+    const code = run.code !== 0 ? -1 : (parsed.data?.exitCode ?? -1);
+    return { code, stdout: parsed.data?.stdout?.text ?? '', verdict: parsed.decision?.verdict, approved: parsed.decision?.approved };
+  } finally {
+    vi.unstubAllEnvs();
+  }
 }
 
 /** A program the repository keeps: it leaves a mark named after itself, then runs the system's own. */

@@ -1,15 +1,15 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { commandBundle, runInProcess } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+// The terminal question and the MCP server need a process of their own; the bundled command starts fastest.
+const bin = commandBundle();
 const REPRODUCTION = JSON.stringify({ permissions: { allow: ['bash:sh'] } });
 const TOUCH_M = { command: "sh -c 'touch M'" };
 let base: string;
@@ -36,14 +36,19 @@ function environment(config: string): Record<string, string> {
   return Object.fromEntries(Object.entries({ ...process.env, HOME: base, OPENWORK_CONFIG_DIR: config }).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-function call(cwd: string, config: string, input: object, args: string[] = []): Promise<Run & { result: Result }> {
-  return new Promise((resolve) => {
-    const child = execFile('node', [bin, 'call', 'bash', JSON.stringify(input), '--json', ...args], { cwd, env: environment(config) }, (error, stdout, stderr) => {
-      const code = error ? ((error as { code?: number }).code ?? 1) : 0;
-      resolve({ code, stdout, stderr, result: (stdout.trim() === '' ? {} : JSON.parse(stdout)) as Result });
-    });
-    child.stdin?.end('');
-  });
+/**
+ * Runs `call bash` through runCli in this process, started in `cwd` with the user settings in `config`: HOME and the
+ * settings folder are set for the call and restored after it, so calls run one at a time.
+ */
+async function call(cwd: string, config: string, input: object, args: string[] = []): Promise<Run & { result: Result }> {
+  vi.stubEnv('HOME', base);
+  vi.stubEnv('OPENWORK_CONFIG_DIR', config);
+  try {
+    const { code, stdout, stderr } = await runInProcess(['call', 'bash', JSON.stringify(input), '--json', ...args], { cwd });
+    return { code, stdout, stderr, result: (stdout.trim() === '' ? {} : JSON.parse(stdout)) as Result };
+  } finally {
+    vi.unstubAllEnvs();
+  }
 }
 
 /** A project folder with its settings file, and a user settings folder of its own. */
@@ -65,11 +70,9 @@ afterAll(() => rm(base, { recursive: true, force: true }));
 describe('a cloned repository cannot approve its own commands', () => {
   it('its allow rules are ignored until the folder is trusted, with a notice; --trust-project trusts only the file of that digest', async () => {
     const [untrusted, right, wrong] = await Promise.all([project('untrusted', REPRODUCTION), project('right', REPRODUCTION), project('wrong', REPRODUCTION)]);
-    const [refused, trusted, mismatched] = await Promise.all([
-      call(untrusted.ws, untrusted.config, TOUCH_M),
-      call(right.ws, right.config, TOUCH_M, ['--trust-project', sha256(REPRODUCTION)]),
-      call(wrong.ws, wrong.config, TOUCH_M, ['--trust-project', sha256(`${REPRODUCTION}\n`)]),
-    ]);
+    const refused = await call(untrusted.ws, untrusted.config, TOUCH_M);
+    const trusted = await call(right.ws, right.config, TOUCH_M, ['--trust-project', sha256(REPRODUCTION)]);
+    const mismatched = await call(wrong.ws, wrong.config, TOUCH_M, ['--trust-project', sha256(`${REPRODUCTION}\n`)]);
     expect([refused.code, refused.result.status, await exists(join(untrusted.ws, 'M'))]).toEqual([1, 'denied', false]);
     expect(refused.stderr).toContain(`the allow rules of ${untrusted.ws}/.openwork/settings.json (bash:sh) were ignored: this folder is not trusted with this file`);
     expect(refused.result.error?.message).toContain('were ignored');
@@ -96,11 +99,9 @@ describe('a cloned repository cannot approve its own commands', () => {
   it('deny rules of the user and of the project refuse even with --yes, naming the rule and its file', async () => {
     const { ws, config } = await project('denied', JSON.stringify({ permissions: { deny: ['bash:touch'] } }), { permissions: { deny: ['bash:rm'] } });
     await writeFile(join(ws, 'keep.txt'), 'x');
-    const [removed, touched, listed] = await Promise.all([
-      call(ws, config, { command: 'ls && /bin/rm keep.txt' }, ['--yes']),
-      call(ws, config, { command: "sh -c 'true' && touch made" }, ['--yes']),
-      call(ws, config, { command: 'ls' }, ['--yes']),
-    ]);
+    const removed = await call(ws, config, { command: 'ls && /bin/rm keep.txt' }, ['--yes']);
+    const touched = await call(ws, config, { command: "sh -c 'true' && touch made" }, ['--yes']);
+    const listed = await call(ws, config, { command: 'ls' }, ['--yes']);
     expect([removed.code, removed.result.decision?.rule, removed.result.decision?.verdict]).toEqual([1, 'deny:bash:rm', 'deny']);
     expect(removed.result.error?.message).toContain(`the deny rule "bash:rm" in ${config}/settings.json refuses`);
     expect([touched.code, touched.result.decision?.rule]).toEqual([1, 'deny:bash:touch']);

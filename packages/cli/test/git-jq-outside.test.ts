@@ -1,11 +1,10 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runInProcess } from './command.ts';
 
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
 let base: string;
 let ws: string;
 
@@ -15,14 +14,10 @@ interface Run {
   result: { status: string; output: string; decision?: { verdict: string } };
 }
 
-function run(command: string, mode: 'default' | 'acceptEdits'): Promise<Run> {
-  return new Promise((resolve) => {
-    const args = [bin, 'call', 'bash', JSON.stringify({ command }), '--mode', mode, '--json'];
-    const child = execFile('node', args, { cwd: ws, env: { ...process.env, HOME: base } }, (error, stdout) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, result: JSON.parse(stdout) as Run['result'] });
-    });
-    child.stdin?.end('');
-  });
+/** The command in this process, started in the workspace: one call at a time, since each changes the process's directory. */
+async function run(command: string, mode: 'default' | 'acceptEdits'): Promise<Run> {
+  const { code, stdout } = await runInProcess(['call', 'bash', JSON.stringify({ command }), '--mode', mode, '--json'], { cwd: ws });
+  return { code, stdout, result: JSON.parse(stdout) as Run['result'] };
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -31,6 +26,8 @@ function git(cwd: string, ...args: string[]): string {
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), 'cli-gitjq-')));
+  vi.stubEnv('HOME', base);
+  vi.stubEnv('OPENWORK_CONFIG_DIR', join(base, 'config'));
   ws = join(base, 'ws');
   const out = join(base, 'OUT');
   await mkdir(ws);
@@ -60,7 +57,10 @@ beforeAll(async () => {
   await writeFile(join(ws, 'vendor', 'evil-gitdir', 'HEAD'), 'ref: refs/heads/master\n');
   await writeFile(join(ws, 'vendor', 'evil-gitdir', 'commondir'), `${join(out, 'repo', '.git')}\n`);
 });
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await rm(base, { recursive: true, force: true });
+});
 
 describe('git and jq read nothing outside the roots on their own, through the command', () => {
   it.each([

@@ -3,14 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandBundle } from './command.ts';
 
 // The HTTP server's bearer token is in its own environment; no command it runs, approved or not, may read it.
-const bin = fileURLToPath(new URL('../bin/openwork-tools.js', import.meta.url));
+const bin = commandBundle();
 const token = randomBytes(24).toString('base64url');
 const apiKey = `key-${randomBytes(8).toString('hex')}`;
 let base: string;
