@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TurnScope } from '@openwork/tool-contract';
 import type { PermissionDecision } from '@openwork/tool-contract';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bashReader, bashTool, builtinTools, createCommandClassifier, decideBashCommand, gitConfigReader } from '../src/index.ts';
-import type { BashData, CommandClassifier } from '../src/index.ts';
+import { createCommandClassifier } from '../src/index.ts';
+import type { CommandClassifier } from '../src/index.ts';
 import { parseAlternates } from '../src/bash/git-config.ts';
+import { APPROVED, decideIn, runDecided } from './bash-decision.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 let classifier: CommandClassifier;
@@ -32,31 +32,13 @@ afterEach(async () => {
 
 const modes = ['default', 'acceptEdits'] as const;
 
-function decide(command: string, mode: (typeof modes)[number] = 'default'): Promise<PermissionDecision> {
-  return decideBashCommand(classifier, h.session.paths, { kind: 'execute', command, cwd: h.ws }, mode, {
-    filesystem: h.session.filesystem,
-    gitConfig: gitConfigReader(h.session.processes, h.session.environment),
-    bashReader: bashReader(h.session.processes, h.session.environment),
-  });
-}
-
-const bash = builtinTools().find((tool) => tool.definition.name === bashTool.name);
-const approved: PermissionDecision = { verdict: 'ask', reason: 'approved by the test', rule: 'ask', approved: true };
+const decide = (command: string, mode: (typeof modes)[number] = 'default'): Promise<PermissionDecision> => decideIn(h, classifier, command, mode);
+const approved = APPROVED;
 
 /** Runs the command as the toolset would after this decision; stdout and stderr together. */
 async function output(command: string, decision: PermissionDecision = approved): Promise<string> {
-  if (bash === undefined) throw new Error('no bash tool');
-  const active = new TurnScope().startCall({ callId: 'test', timeoutMs: 20_000 });
-  try {
-    const prepared = bash.prepare(h.session, { command }, 'test');
-    if (!('run' in prepared)) throw new Error(prepared.output);
-    const result = await prepared.run(active.context, decision);
-    if (result.status !== 'ok') throw new Error(result.output);
-    const data = result.data as BashData;
-    return `${data.stdout.text}${data.stderr.text}`;
-  } finally {
-    active.end();
-  }
+  const data = await runDecided(h, command, decision);
+  return `${data.stdout.text}${data.stderr.text}`;
 }
 
 function git(cwd: string, ...args: string[]): string {

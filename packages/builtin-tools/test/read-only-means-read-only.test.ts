@@ -3,11 +3,11 @@ import { chmod, mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PathGuard } from '@openwork/path-guard';
-import { TurnScope } from '@openwork/tool-contract';
 import type { PermissionDecision } from '@openwork/tool-contract';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bashReader, bashTool, builtinTools, createCommandClassifier, decideBashCommand, gitConfigReader } from '../src/index.ts';
+import { bashReader, createCommandClassifier, decideBashCommand } from '../src/index.ts';
 import type { BashData, CommandClassifier } from '../src/index.ts';
+import { APPROVED, decideIn, runDecided } from './bash-decision.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 let classifier: CommandClassifier;
@@ -24,32 +24,9 @@ afterEach(async () => {
   await h.cleanup();
 });
 
-const bash = builtinTools().find((tool) => tool.definition.name === bashTool.name);
-
-function decide(command: string, mode: 'default' | 'acceptEdits' = 'default'): Promise<PermissionDecision> {
-  return decideBashCommand(classifier, h.session.paths, { kind: 'execute', command, cwd: h.ws }, mode, {
-    filesystem: h.session.filesystem,
-    gitConfig: gitConfigReader(h.session.processes, h.session.environment),
-    bashReader: bashReader(h.session.processes, h.session.environment),
-  });
-}
-
-/** Runs the command as the toolset would after this decision. */
-async function run(command: string, decision: PermissionDecision): Promise<BashData> {
-  if (bash === undefined) throw new Error('no bash tool');
-  const active = new TurnScope().startCall({ callId: 'test', timeoutMs: 20_000 });
-  try {
-    const prepared = bash.prepare(h.session, { command }, 'test');
-    if (!('run' in prepared)) throw new Error(prepared.output);
-    const result = await prepared.run(active.context, decision);
-    if (result.status !== 'ok') throw new Error(result.output);
-    return result.data as BashData;
-  } finally {
-    active.end();
-  }
-}
-
-const approved: PermissionDecision = { verdict: 'ask', reason: 'approved by the test', rule: 'ask', approved: true };
+const decide = (command: string, mode: 'default' | 'acceptEdits' = 'default'): Promise<PermissionDecision> => decideIn(h, classifier, command, mode);
+const run = (command: string, decision: PermissionDecision): Promise<BashData> => runDecided(h, command, decision);
+const approved = APPROVED;
 
 function git(...args: string[]): string {
   return execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: h.ws, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
