@@ -117,8 +117,9 @@ export interface GitConfigReaderOptions {
  */
 export function gitConfigReader(processes: ProcessBackend, environment: Readonly<Record<string, string>>, options: GitConfigReaderOptions = {}): GitConfigReader {
   const { paths } = options;
-  const run = async (directory: string, argv: readonly string[], signal: AbortSignal | undefined) => {
-    const env = autoRunEnvironment(environment, paths === undefined ? {} : { path: await pathOutsideRoots(environment.PATH, paths, signal) });
+  const environmentFor = async (signal: AbortSignal | undefined) =>
+    autoRunEnvironment(environment, paths === undefined ? {} : { path: await pathOutsideRoots(environment.PATH, paths, signal) });
+  const run = async (directory: string, argv: readonly string[], env: Record<string, string>, signal: AbortSignal | undefined) => {
     try {
       return await processes.run({ argv: ['git', ...argv], cwd: directory, env, signal: signal ?? new AbortController().signal, capture: { headBytes: 4 * 1024 * 1024, tailBytes: 0 } });
     } catch (error) {
@@ -128,18 +129,20 @@ export function gitConfigReader(processes: ProcessBackend, environment: Readonly
     }
   };
   return async (directory, signal) => {
-    const inside = await run(directory, ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--git-path', 'objects'], signal);
+    // PATH is resolved through the guard once for the four git runs of one reading.
+    const env = await environmentFor(signal);
+    const inside = await run(directory, ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--git-path', 'objects'], env, signal);
     if (inside?.status !== 'exited' || inside.exitCode !== 0) return { repository: false };
     const [gitDirectory = '', common, objects] = inside.stdout.text.split('\n');
-    const listed = await run(directory, ['config', '--list', '--show-scope', '-z'], signal);
+    const listed = await run(directory, ['config', '--list', '--show-scope', '-z'], env, signal);
     if (listed?.status !== 'exited' || listed.exitCode !== 0 || listed.stdout.truncated) {
       throw new Error(`git config could not be read in ${directory}: ${listed?.stderr.text.trim() ?? 'git is missing'}`);
     }
     if (common === undefined || common === '' || objects === undefined || objects === '') throw new Error(`git could not say where the repository in ${directory} keeps its objects`);
-    const counted = await run(directory, ['count-objects', '-v'], signal);
+    const counted = await run(directory, ['count-objects', '-v'], env, signal);
     if (counted?.status !== 'exited' || counted.exitCode !== 0) throw new Error(`git could not list the alternate object directories in ${directory}`);
     const alternates = parseAlternates(counted.stdout.text);
-    const top = await run(directory, ['rev-parse', '--show-toplevel'], signal);
+    const top = await run(directory, ['rev-parse', '--show-toplevel'], env, signal);
     const topLevel = top?.status === 'exited' && top.exitCode === 0 ? top.stdout.text.replace(/\n$/, '') : '';
     return {
       repository: true,
