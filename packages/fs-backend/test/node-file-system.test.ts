@@ -162,29 +162,41 @@ describe('NodeFileSystem worker threads are a resource of the session', () => {
   it('started on first use, restarted after close(), and never keeping a process alive: a child that searched exits on its own', { timeout: 60_000 }, async () => {
     await writeFile(at('a.txt'), 'a needle\n');
     await writeFile(at('b.txt'), 'hay\n');
-    const script = join(packageDirectory, 'test', 'fixtures', 'search-then-exit.ts');
-    const finished = await new Promise<{ code: number | null; stdout: string; exited: boolean }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script, fixture.root], { cwd: packageDirectory, stdio: ['ignore', 'pipe', 'inherit'] });
-      let stdout = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-      });
-      // Generous: a hang never ends at all.
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve({ code: null, stdout, exited: false });
-      }, 45_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, exited: true });
-      });
-    });
+    const finished = await runChild('search-then-exit.ts', [fixture.root]);
     expect(finished.stdout.trim()).toBe(JSON.stringify([[{ path: 'a.txt' }], [{ path: 'a.txt' }]]));
     expect(finished.exited, 'the child printed its result and then did not exit').toBe(true);
     expect(finished.code).toBe(0);
   });
+
+  it('an open search keeps the process alive while its workers load (nothing else does), and the pool lets it exit once the search ends', { timeout: 60_000 }, async () => {
+    const finished = await runChild('open-search-then-exit.ts', []);
+    expect(finished.stdout.trim(), 'the process exited before the workers were ready').toBe('ready');
+    expect(finished.exited, 'the child printed its result and then did not exit').toBe(true);
+    expect(finished.code).toBe(0);
+  });
 });
+
+/** Runs a fixture under test/fixtures as a child process; a child that never exits is killed after 45 s. */
+function runChild(name: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; exited: boolean }> {
+  const script = join(packageDirectory, 'test', 'fixtures', name);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: packageDirectory, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    // Generous: a hang never ends at all.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve({ code: null, stdout, exited: false });
+    }, 45_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, exited: true });
+    });
+  });
+}
 
 describe('NodeFileSystem locks', () => {
   it('lock files live outside the user tree: the directory holds only the file, the lock is under the temp dir while held', async () => {

@@ -24,7 +24,15 @@ class PoolWorker {
   ready = false;
   readonly #onIdle = new Map<number, Array<() => void>>();
 
-  constructor(handles: boolean, onMessage: (worker: PoolWorker, message: FromWorker) => void, onFailure: (worker: PoolWorker, error: Error) => void) {
+  readonly #searchesOpen: () => boolean;
+
+  constructor(
+    handles: boolean,
+    onMessage: (worker: PoolWorker, message: FromWorker) => void,
+    onFailure: (worker: PoolWorker, error: Error) => void,
+    searchesOpen: () => boolean,
+  ) {
+    this.#searchesOpen = searchesOpen;
     this.worker = new Worker(SEARCH_WORKER_SOURCE, { eval: true, workerData: { handles } });
     this.worker.on('message', (message: FromWorker) => {
       if (message.op === 'ready') this.ready = true;
@@ -53,14 +61,16 @@ class PoolWorker {
 
   post(message: ToWorker): void {
     if (this.failed !== undefined) return;
-    // Work in flight keeps the process alive until its answer arrives; an idle pool does not.
-    if (message.op === 'task' || message.op === 'read' || message.op === 'list') this.worker.ref();
+    // Work in flight keeps the process alive until its answer arrives, and so
+    // does an open search (it may be waiting for this worker to load before it
+    // hands over its tasks); an idle pool does not.
+    if (message.op === 'begin' || message.op === 'task' || message.op === 'read' || message.op === 'list') this.worker.ref();
     this.worker.postMessage(message);
   }
 
   /** Unrefs the worker once it owes nothing. */
   settle(): void {
-    if (!this.busy) this.worker.unref();
+    if (!this.busy && !this.#searchesOpen()) this.worker.unref();
   }
 
   /** Resolves once the worker runs no task of this search (it answered a cancel), or is gone. */
@@ -160,6 +170,7 @@ export class WorkerPool implements SearchWalkers {
         this.#handles,
         (from, message) => this.#onMessage(from, message),
         (from, error) => this.#onFailure(from, error),
+        () => this.#runs.size > 0,
       );
       // A search that began before this worker existed still needs its spec here.
       for (const run of this.#runs.values()) worker.post({ op: 'begin', search: run.id, spec: run.spec });
@@ -170,7 +181,10 @@ export class WorkerPool implements SearchWalkers {
 
   forget(run: WorkerRun): void {
     this.#runs.delete(run.id);
-    for (const worker of this.#workers) worker.post({ op: 'end', search: run.id });
+    for (const worker of this.#workers) {
+      worker.post({ op: 'end', search: run.id });
+      worker.settle();
+    }
   }
 
   /** The workers running now; unlike workers(), starts none (a message that comes after close() must not bring them back). */
