@@ -131,7 +131,7 @@ const boundaryConfigs = workspacePackages.flatMap((pkg) => [
 ]);
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/coverage/**', '**/*.d.ts', 'tools/bench/.corpus/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/coverage/**', '**/*.d.ts', 'tools/bench/.corpus/**', 'tools/demo/sample/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -153,7 +153,7 @@ export default tseslint.config(
   ...boundaryConfigs,
   {
     // Build configuration is not package code: it may reach the shared root config.
-    files: ['packages/*/vitest.config.ts', 'tools/*/vitest.config.ts'],
+    files: ['packages/*/vitest.config.ts', 'tools/*/vitest.config.ts', 'vitest.shared.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
