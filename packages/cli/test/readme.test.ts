@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { access, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,13 +15,12 @@ const run = promisify(execFile);
 const cli = fileURLToPath(new URL('../', import.meta.url));
 const repository = fileURLToPath(new URL('../../../', import.meta.url));
 const readmePath = join(repository, 'README.md');
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+/** The README's TypeScript example, as a file the workspace typecheck compiles. */
+const EXAMPLE = fileURLToPath(new URL('fixtures/readme-example.ts', import.meta.url));
 /** The placeholder the README gives for the clone. */
 const CLONE = '/path/to/openwork-tools';
 
 let readme: string;
-/** Inside packages/cli, so that the example and the bundle resolve the workspace packages as an installed project would. */
-let scratch: string;
 /** A project the example and the server work in: a README of a few lines, nothing else. */
 let project: string;
 
@@ -33,13 +31,11 @@ function blocks(markdown: string, language: string): string[] {
 
 beforeAll(async () => {
   readme = await readFile(readmePath, 'utf8');
-  scratch = await mkdtemp(join(cli, '.readme-test-'));
   project = await realpath(await mkdtemp(join(tmpdir(), 'readme-project-')));
   await writeFile(join(project, 'README.md'), '# a project\n\nwith a README\nof four lines\n');
 });
 
 afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
   await rm(project, { recursive: true, force: true });
 });
 
@@ -51,18 +47,14 @@ describe('the README works from a fresh clone', () => {
     ]);
   });
 
-  it('its TypeScript example, imports included, typechecks and runs: reads run, the write is denied', async () => {
+  it('its TypeScript example, imports included, is test/fixtures/readme-example.ts, which the workspace typecheck compiles, and runs: reads run, the write is denied', async () => {
     const example = blocks(readme, 'ts').find((block) => block.startsWith('import '));
-    expect(example).toBeDefined();
-    await writeFile(join(scratch, 'example.ts'), example ?? '');
-    await writeFile(join(scratch, 'tsconfig.json'), JSON.stringify({ extends: relative(scratch, join(repository, 'tsconfig.base.json')), files: ['example.ts'] }));
-    const typecheck = await run(process.execPath, [tsc, '-p', join(scratch, 'tsconfig.json'), '--pretty', 'false']).then(
-      () => '',
-      (error: Error & { stdout?: string }) => error.stdout || error.message,
-    );
-    expect(typecheck).toBe('');
+    // The root tsconfig.json includes the fixture, so `pnpm test`'s typecheck is the example's.
+    expect(example).toBe(await readFile(EXAMPLE, 'utf8'));
+    const included = (JSON.parse(await readFile(join(repository, 'tsconfig.json'), 'utf8')) as { include: string[] }).include;
+    expect(included).toContain('packages/*/test/**/*.ts');
 
-    const { stdout } = await run(process.execPath, ['--import', import.meta.resolve('tsx'), join(scratch, 'example.ts')], { cwd: project, env: { ...process.env, HOME: project } });
+    const { stdout } = await run(process.execPath, ['--import', import.meta.resolve('tsx'), EXAMPLE], { cwd: project, env: { ...process.env, HOME: project } });
     expect(stdout).toContain('read: ok\n');
     expect(stdout).toContain('# a project');
     expect(stdout).toMatch(/^bash: ok\n[\s\S]*?<stdout>\nREADME\.md\n<\/stdout>/m);
