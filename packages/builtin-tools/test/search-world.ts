@@ -141,18 +141,6 @@ export function withReadHook(filesystem: AsyncFileSystem, beforeRead: () => void
           return target.readFile(...args);
         };
       }
-      if (key === 'readDirectories' && onList !== undefined) {
-        return (...args: Parameters<AsyncFileSystem['readDirectories']>) => {
-          for (let index = 0; index < args[0].length; index += 1) onList();
-          return target.readDirectories(...args);
-        };
-      }
-      if (key === 'readFiles') {
-        return (...args: Parameters<AsyncFileSystem['readFiles']>) => {
-          for (let index = 0; index < args[0].length; index += 1) beforeRead();
-          return target.readFiles(...args);
-        };
-      }
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

@@ -1,7 +1,6 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { compileSpec, type CompiledSpec } from '../compiled-spec.ts';
 import { TaskWalk } from '../task-walk.ts';
-import { runBatch } from './batch-ops.ts';
 import { nodeSearchHost } from './node-search-host.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
@@ -56,12 +55,6 @@ function control(message: ToWorker): void {
         post({ op: 'idle', search: message.search });
       }
       return;
-    case 'read':
-    case 'list': {
-      const { results, transfer } = runBatch(message, handles);
-      post({ op: 'reply', id: message.id, results }, transfer);
-      return;
-    }
     case 'task':
       deferred.push(message);
       return;
