@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { AsyncFileSystem, TreeSearchProgress } from '@openwork/fs-backend';
+import type { AsyncFileSystem } from '@openwork/fs-backend';
+import type { TreeSearchProgress } from '@openwork/tree-search';
 import { MemoryFileSystem } from '@openwork/fs-backend/memory';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';

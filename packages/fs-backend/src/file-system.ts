@@ -1,5 +1,5 @@
 import type { CheckedPath, EntryKind, PathProbe } from '@openwork/path-guard';
-import type { TreeSearchOptions, TreeSearchRequest, TreeSearchResult } from './search/search-types.ts';
+import type { TreeSearchOptions, TreeSearchRequest, TreeSearchResult } from '@openwork/tree-search';
 
 export interface FileInfo {
   /** lstat kind of the real target. */

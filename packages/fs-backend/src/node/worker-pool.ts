@@ -1,9 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { TaskBatch, WireSpec, WireTask } from '../search/search-wire.ts';
-import type { SearchWalkers, WalkerEvents, WalkerRun } from '../search/walkers.ts';
-import type { FromWorker, ToWorker } from '../search/worker/protocol.ts';
-import { SEARCH_WORKER_SOURCE } from '../search/worker/worker-source.generated.ts';
+import type { SearchWalkers, TaskBatch, WalkerEvents, WalkerRun, WireSpec, WireTask } from '@openwork/tree-search';
+import type { FromWorker, ToWorker } from '@openwork/tree-search/worker';
+import { SEARCH_WORKER_SOURCE } from './worker-source.generated.ts';
 
 /** How long a worker may take to stop a cancelled task before it is terminated instead. */
 const CANCEL_GRACE_MS = 2000;

@@ -21,9 +21,8 @@ import type { Host } from './host.ts';
 import { readCheckedFile, readCheckedFileChunks } from './read-file.ts';
 import { listCheckedDirectory } from './read-directory.ts';
 import { removeIfUnchanged } from './remove-file.ts';
-import { runTreeSearch } from '../search/search-coordinator.ts';
-import type { TreeSearchOptions, TreeSearchRequest, TreeSearchResult } from '../search/search-types.ts';
-import type { SearchWalkers } from '../search/walkers.ts';
+import { runTreeSearch, type SearchWalkers, type TreeSearchOptions, type TreeSearchRequest, type TreeSearchResult } from '@openwork/tree-search';
+import { searchTargets } from './search-targets.ts';
 
 /** Grants the lock on one canonical path; the returned function releases it. */
 export interface Locker {
@@ -107,7 +106,7 @@ export abstract class CheckedFileSystem implements AsyncFileSystem {
   }
 
   searchTree(root: CheckedPath, request: TreeSearchRequest, options: TreeSearchOptions): Promise<TreeSearchResult> {
-    return runTreeSearch(this.#walkers, root, request, options);
+    return runTreeSearch({ walkers: this.#walkers, targets: searchTargets }, root, request, options);
   }
 
   /** docs/design.md §9 edit: one write lock per canonical path. Not reentrant: an action must not take the same lock again. */
