@@ -82,6 +82,24 @@ export function swapContract(world: () => ContractWorld): void {
     await expectNoTempFiles(fixture, at('sub'));
   });
 
+  it('a search of a directory replaced by another real directory after the check is stale: the stranger is never walked, at the end of the way or on it', async () => {
+    const { fixture, at, resolve, guard } = world();
+    await fixture.file(at('sub/inner/a.txt'), 'needle checked');
+    const sub = await resolve('sub', 'read', 'must_exist');
+    const inner = await resolve('sub/inner', 'read', 'must_exist');
+    await fixture.rename(at('sub'), at('sub-old'));
+    await fixture.file(at('sub/inner/a.txt'), 'needle stranger');
+    const request = { mode: 'content', pattern: { source: 'needle', caseInsensitive: false }, maxResults: 10, maxLineChars: 100, maxFileBytes: 1024, binarySniffBytes: 0 } as const;
+    // Opened from the root down, each directory is compared with the one the guard checked: sub is another directory now.
+    for (const path of [sub, inner]) {
+      const message = await expectToolError(fixture.fs.searchTree(path, request, { guard }), 'stale');
+      expect(message).not.toContain('stranger');
+    }
+    // The same directories reached through a fresh check are searched.
+    const fresh = await fixture.fs.searchTree(await resolve('sub', 'read', 'must_exist'), request, { guard });
+    expect(fresh.hits.map((hit) => hit.match?.text)).toEqual(['needle stranger']);
+  });
+
   it('the root itself: stat and list work; reading or writing it is is_directory', async () => {
     const { fixture, at, resolve } = world();
     await fixture.file(at('a.txt'), 'x');
