@@ -10,22 +10,24 @@ import tseslint from 'typescript-eslint';
 export const depConstraints = [
   { sourceTag: 'layer:contract', onlyDependOnLibsWithTags: ['layer:contract'] },
   { sourceTag: 'layer:path-guard', onlyDependOnLibsWithTags: ['layer:contract'] },
-  { sourceTag: 'layer:fs-backend', onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard'] },
+  { sourceTag: 'layer:tree-search', onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard'] },
+  { sourceTag: 'layer:fs-backend', onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:tree-search'] },
   { sourceTag: 'layer:process-backend', onlyDependOnLibsWithTags: ['layer:contract'] },
   {
     sourceTag: 'layer:builtin-tools',
-    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:fs-backend', 'layer:process-backend'],
+    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:fs-backend', 'layer:process-backend'],
   },
   { sourceTag: 'layer:finalizer', onlyDependOnLibsWithTags: ['layer:contract'] },
   {
     sourceTag: 'layer:permission-policy',
-    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:fs-backend', 'layer:builtin-tools'],
+    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:fs-backend', 'layer:builtin-tools'],
   },
   {
     sourceTag: 'layer:cli',
     onlyDependOnLibsWithTags: [
       'layer:contract',
       'layer:path-guard',
+      'layer:tree-search',
       'layer:fs-backend',
       'layer:process-backend',
       'layer:builtin-tools',
@@ -38,6 +40,7 @@ export const depConstraints = [
     onlyDependOnLibsWithTags: [
       'layer:contract',
       'layer:path-guard',
+      'layer:tree-search',
       'layer:fs-backend',
       'layer:process-backend',
       'layer:builtin-tools',
@@ -58,6 +61,7 @@ export const depConstraints = [
 export const workspacePackages = [
   { folder: 'packages/tool-contract', name: '@openwork/tool-contract', tag: 'layer:contract' },
   { folder: 'packages/path-guard', name: '@openwork/path-guard', tag: 'layer:path-guard' },
+  { folder: 'packages/tree-search', name: '@openwork/tree-search', tag: 'layer:tree-search' },
   { folder: 'packages/fs-backend', name: '@openwork/fs-backend', tag: 'layer:fs-backend' },
   { folder: 'packages/process-backend', name: '@openwork/process-backend', tag: 'layer:process-backend' },
   { folder: 'packages/builtin-tools', name: '@openwork/builtin-tools', tag: 'layer:builtin-tools' },
@@ -73,7 +77,7 @@ export const workspacePackages = [
 const hostModules = ['fs', 'fs/promises', 'node:fs', 'node:fs/promises', 'child_process', 'node:child_process'];
 const HOST_MESSAGE = 'Only fs-backend, process-backend and cli may touch the host; go through AsyncFileSystem or ProcessBackend.';
 /** Layers whose source may not touch the host. */
-const NO_HOST = new Set(['layer:contract', 'layer:path-guard', 'layer:finalizer', 'layer:builtin-tools', 'layer:permission-policy']);
+const NO_HOST = new Set(['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:finalizer', 'layer:builtin-tools', 'layer:permission-policy']);
 /** Layers whose source uses the backend interfaces, never an implementation. */
 const INTERFACES_ONLY = new Set(['layer:builtin-tools', 'layer:permission-policy']);
 const BACKEND_IMPLEMENTATIONS = [

@@ -24,12 +24,6 @@ export interface ToolLimits {
   /** grep: files above this are skipped, and counted in `skipped.tooLarge`. */
   readonly maxSearchFileBytes: number;
   /**
-   * grep/glob: directory reads and file visits in flight at once; grep's
-   * file reads go to the file system in batches of this size. Each file
-   * read holds at most maxSearchFileBytes.
-   */
-  readonly searchConcurrency: number;
-  /**
    * bash: processes (and threads) one command may have at once; a fork past
    * it fails. Enforced where the process backend runs commands in a cgroup
    * with the pids controller (the result's `containment` says); default 512.
@@ -49,7 +43,6 @@ export const DEFAULT_LIMITS: ToolLimits = Object.freeze({
   maxLineChars: 2000,
   maxImageBytes: (5 * 1024 * 1024 * 3) / 4,
   maxSearchFileBytes: 4 * 1024 * 1024,
-  searchConcurrency: 256,
   maxProcesses: 512,
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseExcludesFile, parseIgnoreCase } from '../src/search/repository-config.ts';
+import { parseExcludesFile, parseIgnoreCase } from '@openwork/tree-search';
 import { escapeName } from '../src/shared/escape-name.ts';
 import { formatBytes } from '../src/shared/text.ts';
 

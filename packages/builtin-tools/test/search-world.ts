@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { AsyncFileSystem, TreeSearchProgress } from '@openwork/fs-backend';
+import type { AsyncFileSystem } from '@openwork/fs-backend';
+import type { TreeSearchProgress } from '@openwork/tree-search';
 import { MemoryFileSystem } from '@openwork/fs-backend/memory';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
@@ -139,18 +140,6 @@ export function withReadHook(filesystem: AsyncFileSystem, beforeRead: () => void
         return (...args: Parameters<AsyncFileSystem['readFile']>) => {
           beforeRead();
           return target.readFile(...args);
-        };
-      }
-      if (key === 'readDirectories' && onList !== undefined) {
-        return (...args: Parameters<AsyncFileSystem['readDirectories']>) => {
-          for (let index = 0; index < args[0].length; index += 1) onList();
-          return target.readDirectories(...args);
-        };
-      }
-      if (key === 'readFiles') {
-        return (...args: Parameters<AsyncFileSystem['readFiles']>) => {
-          for (let index = 0; index < args[0].length; index += 1) beforeRead();
-          return target.readFiles(...args);
         };
       }
       const value: unknown = Reflect.get(target, key, target);

@@ -135,7 +135,7 @@ describe('the dependency direction of docs/contract.md §1 is enforced in lint',
   it('the rule table has a constraint per layer and no wildcard', async () => {
     const { depConstraints } = (await import(join(workspace, 'eslint.config.mjs'))) as { depConstraints: { sourceTag: string; onlyDependOnLibsWithTags: string[] }[] };
     expect(depConstraints.map((constraint) => constraint.sourceTag)).toEqual(
-      expect.arrayContaining(['layer:contract', 'layer:path-guard', 'layer:fs-backend', 'layer:process-backend', 'layer:builtin-tools', 'layer:finalizer', 'layer:permission-policy', 'layer:cli']),
+      expect.arrayContaining(['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:fs-backend', 'layer:process-backend', 'layer:builtin-tools', 'layer:finalizer', 'layer:permission-policy', 'layer:cli']),
     );
     const tags = depConstraints.flatMap((constraint) => [constraint.sourceTag, ...constraint.onlyDependOnLibsWithTags]);
     expect(tags.filter((tag) => tag.includes('*'))).toEqual([]);
@@ -171,6 +171,21 @@ describe('only the backends and cli touch the host', () => {
     for (const module of ['node:fs', 'node:child_process', '@openwork/fs-backend/node', '@openwork/process-backend/pipe']) {
       const messages = await lint('packages/permission-policy/src/lint-probe.ts', `import * as host from '${module}';\nexport const probe = host;\n`);
       expect(messages.map((message) => message.rule), module).toContain('no-restricted-imports');
+    }
+  });
+
+  it('tree-search may not import node:fs, the CheckedPath door or the file systems above it', async () => {
+    for (const module of ['node:fs', 'fs/promises', 'node:child_process', '@openwork/path-guard/backend', '@openwork/fs-backend', '@openwork/fs-backend/node']) {
+      const messages = await lint('packages/tree-search/src/lint-probe.ts', `import * as host from '${module}';\nexport const probe = host;\n`);
+      expect(messages.map((message) => message.rule), module).toContain('no-restricted-imports');
+    }
+  });
+
+  it('fs-backend and builtin-tools may use tree-search', async () => {
+    for (const file of ['packages/fs-backend/src/lint-probe.ts', 'packages/builtin-tools/src/lint-probe.ts']) {
+      const messages = await lint(file, "import { runTreeSearch } from '@openwork/tree-search';\nexport const probe = runTreeSearch;\n");
+      expect(messages.map((message) => message.rule), file).not.toContain('no-restricted-imports');
+      expect(messages.map((message) => message.rule), file).not.toContain('@nx/enforce-module-boundaries');
     }
   });
 

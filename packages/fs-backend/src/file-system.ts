@@ -1,6 +1,5 @@
 import type { CheckedPath, EntryKind, PathProbe } from '@openwork/path-guard';
-import type { ToolError } from '@openwork/tool-contract';
-import type { TreeSearchOptions, TreeSearchRequest, TreeSearchResult } from './search/search-types.ts';
+import type { TreeSearchOptions, TreeSearchRequest, TreeSearchResult } from '@openwork/tree-search';
 
 export interface FileInfo {
   /** lstat kind of the real target. */
@@ -30,28 +29,6 @@ export interface ReadFileChunksOptions {
   readonly chunkBytes: number;
   readonly signal?: AbortSignal;
 }
-
-/**
- * One file of a batch read: its bytes; or, when a content filter of the
- * batch left it out, why (its bytes never leave the reader); or the error
- * `readFile` would have thrown.
- */
-export type ReadFilesEntry =
-  | { readonly ok: true; readonly bytes: Uint8Array }
-  | { readonly ok: true; readonly excluded: 'binary' | 'absent' }
-  | { readonly ok: false; readonly error: ToolError };
-
-export interface ReadFilesOptions extends ReadFileOptions {
-  /** Leave out a file with a NUL byte in its first this many bytes (`excluded: 'binary'`). */
-  readonly binarySniffBytes?: number;
-  /** Leave out a file that does not contain these bytes (`excluded: 'absent'`). */
-  readonly containing?: Uint8Array;
-  /** Leave out a file that does not contain this printable ASCII text in any letter case (`excluded: 'absent'`). */
-  readonly containingIgnoringCase?: string;
-}
-
-/** One directory of a batch listing: its entries, or the error `readDirectory` would have thrown. */
-export type ReadDirectoriesEntry = { readonly ok: true; readonly entries: DirectoryEntry[] } | { readonly ok: false; readonly error: ToolError };
 
 export interface ListDirectoryOptions {
   readonly signal?: AbortSignal;
@@ -107,17 +84,8 @@ export interface AsyncFileSystem extends PathProbe {
   /** Atomic: a temp file beside the target, fsync, rename; no temp file survives a failure. */
   writeFile(path: CheckedPath, data: Uint8Array, options?: WriteFileOptions): Promise<WriteResult>;
   removeFile(path: CheckedPath, options: RemoveFileOptions): Promise<void>;
-  /**
-   * Many files at once, for search: the same checks and bounds as readFile
-   * for each, results in input order, a file that cannot be read an error
-   * entry. Only an aborted signal rejects. The Node file system reads them
-   * on worker threads with synchronous system calls.
-   */
-  readFiles(paths: readonly CheckedPath[], options: ReadFilesOptions): Promise<ReadFilesEntry[]>;
   /** One level; order unspecified (callers sort). */
   readDirectory(path: CheckedPath, options?: ListDirectoryOptions): Promise<DirectoryEntry[]>;
-  /** Many directories at once, for search: readDirectory's checks for each, in input order; only an aborted signal rejects. */
-  readDirectories(paths: readonly CheckedPath[], options?: ListDirectoryOptions): Promise<ReadDirectoriesEntry[]>;
   /**
    * grep and glob over a directory (or one file), walked where the bytes are
    * (docs/decisions/0012): the Node file system walks on its

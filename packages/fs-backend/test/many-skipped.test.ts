@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PathGuard } from '@openwork/path-guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AsyncFileSystem, TreeSearchRequest } from '../src/index.ts';
+import type { TreeSearchRequest } from '@openwork/tree-search';
+import type { AsyncFileSystem } from '../src/index.ts';
 import { MemoryFileSystem } from '../src/memory/index.ts';
 import { NodeFileSystem } from '../src/node/index.ts';
 

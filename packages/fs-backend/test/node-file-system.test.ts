@@ -63,8 +63,6 @@ describe('NodeFileSystem: how the last mile is walked (docs/decisions/0009)', ()
       for await (const chunk of fs.readFileChunks(file, { chunkBytes: 1 })) expect(chunk.length).toBe(1);
       await fs.writeFile(file, bytes('y'), { expectedSha256: null }).catch(() => undefined);
       await fs.readDirectory(directory);
-      await fs.readFiles([guard.child(directory, 'file.txt', 'file'), guard.child(directory, 'missing', 'file')], { maxBytes: 1024 });
-      await fs.readDirectories([directory, guard.child(directory, 'nothing', 'directory')]);
       await fs.searchTree(await guard.resolvePath('.', 'read', 'must_exist'), { mode: 'files', pattern: { source: 'x', caseInsensitive: false }, maxResults: 10, maxLineChars: 100, maxFileBytes: 1024, binarySniffBytes: 0 }, { guard });
       await fs.stat(await guard.resolvePath('a/b/link', 'read', 'must_exist').catch(() => directory));
     };

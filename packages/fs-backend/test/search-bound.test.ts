@@ -1,6 +1,6 @@
 import { PathGuard } from '@openwork/path-guard';
 import { describe, expect, it } from 'vitest';
-import type { TreeSearchProgress, TreeSearchRequest } from '../src/index.ts';
+import type { TreeSearchProgress, TreeSearchRequest } from '@openwork/tree-search';
 import { MemoryFileSystem } from '../src/memory/index.ts';
 
 const ws = '/home/user/ws';

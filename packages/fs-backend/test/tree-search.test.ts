@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { PathGuard } from '@openwork/path-guard';
 import { CallAborted, isToolError } from '@openwork/tool-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AsyncFileSystem, TreeSearchRequest, TreeSearchResult } from '../src/index.ts';
+import type { TreeSearchRequest, TreeSearchResult } from '@openwork/tree-search';
+import type { AsyncFileSystem } from '../src/index.ts';
 import { MemoryFileSystem } from '../src/memory/index.ts';
 import { NodeFileSystem } from '../src/node/index.ts';
-import { compareUtf8 } from '../src/search/compare.ts';
+import { compareUtf8 } from '@openwork/tree-search';
 
 // The walk runs in the workers, which give work to one
 // another; the output is the same at any number of workers, and on the

@@ -2,7 +2,7 @@ import { defineTool, safeProgress, ToolError } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { searchIgnore } from '../search/ignore-context.ts';
+import { searchIgnore } from '@openwork/tree-search';
 import { ignoredNote } from '../search/ignored-note.ts';
 import { progressReporter } from '../search/progress.ts';
 import { escapeName } from '../shared/escape-name.ts';

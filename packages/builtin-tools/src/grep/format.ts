@@ -1,4 +1,4 @@
-import type { SearchLine, SearchLineMatch, TreeSearchIgnored } from '@openwork/fs-backend';
+import type { SearchLine, SearchLineMatch, TreeSearchIgnored } from '@openwork/tree-search';
 import type { ToolOutcome } from '@openwork/tool-contract';
 import type { ToolLimits } from '../session.ts';
 import { ignoredNote } from '../search/ignored-note.ts';

@@ -1,9 +1,9 @@
-import type { TreeSearchMode } from '@openwork/fs-backend';
+import type { TreeSearchMode } from '@openwork/tree-search';
 import { defineTool, safeProgress, ToolError } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { searchIgnore } from '../search/ignore-context.ts';
+import { searchIgnore } from '@openwork/tree-search';
 import { progressReporter } from '../search/progress.ts';
 import { FILE_TYPE_NAMES, fileTypeGlobs } from './file-types.ts';
 import { formatGrep, type GrepFindings } from './format.ts';

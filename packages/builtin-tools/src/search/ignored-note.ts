@@ -1,4 +1,4 @@
-import type { IgnoreSource, TreeSearchIgnored } from '@openwork/fs-backend';
+import type { IgnoreSource, TreeSearchIgnored } from '@openwork/tree-search';
 
 const SOURCE_NAMES: Record<IgnoreSource, string> = {
   '.rgignore': '.rgignore',

@@ -1,4 +1,4 @@
-import type { TreeSearchProgress } from '@openwork/fs-backend';
+import type { TreeSearchProgress } from '@openwork/tree-search';
 import type { ToolProgress } from '@openwork/tool-contract';
 
 /** Files between two progress reports of a search. */

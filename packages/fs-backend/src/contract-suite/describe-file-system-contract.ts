@@ -4,7 +4,6 @@ import type { FileSystemFixture, FileSystemFixtureFactory } from './fixture.ts';
 import { lockContract } from './lock-contract.ts';
 import { readChunksContract } from './read-chunks-contract.ts';
 import { readContract } from './read-contract.ts';
-import { readFilesContract } from './read-files-contract.ts';
 import { swapContract } from './swap-contract.ts';
 import { writeContract } from './write-contract.ts';
 
@@ -36,7 +35,6 @@ export function describeFileSystemContract(name: string, make: FileSystemFixture
 
     describe('read, stat and list', () => readContract(current));
     describe('streamed read', () => readChunksContract(current));
-    describe('batch read', () => readFilesContract(current));
     describe('atomic write and remove', () => writeContract(current));
     describe('locks', () => lockContract(current));
     describe('swaps after the check', () => swapContract(current));

@@ -1,8 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ReadDirectoriesEntry, ReadFilesEntry } from '../file-system.ts';
 import { bytes, expectNoTempFiles, expectToolError, sha256, text, type ContractWorld } from './contract-helpers.ts';
-
-const kindOf = (entry: ReadFilesEntry | ReadDirectoriesEntry | undefined) => (entry === undefined ? 'missing' : entry.ok ? 'ok' : entry.error.kind);
 
 /**
  * A directory swapped after the path guard's check (docs/decisions/0009):
@@ -35,8 +32,6 @@ export function swapContract(world: () => ContractWorld): void {
       await expectToolError(fixture.fs.writeFile(write, bytes('mine')), 'stale');
       await expectToolError(fixture.fs.writeFile(fresh, bytes('mine')), 'stale');
       await expectToolError(fixture.fs.removeFile(write, { expectedSha256: sha256('OUTSIDE') }), 'stale');
-      expect((await fixture.fs.readFiles([read], { maxBytes: 1024 })).map(kindOf)).toEqual(['stale']);
-      expect((await fixture.fs.readDirectories([top, sub])).map(kindOf)).toEqual(['stale', 'stale']);
       await expectToolError(guard.resolvePath('a.txt', 'read', 'must_exist'), 'stale');
       expect(text(await fixture.readBytes(`${outside}/a.txt`))).toBe('OUTSIDE');
       expect(await fixture.list(outside)).toEqual(['a.txt', 'sub']);
@@ -66,8 +61,7 @@ export function swapContract(world: () => ContractWorld): void {
     await expectToolError(fixture.fs.writeFile(write, bytes('mine')), 'stale');
     await expectToolError(fixture.fs.writeFile(deep, bytes('mine'), { createParents: true }), 'stale');
     await expectToolError(fixture.fs.removeFile(write, { expectedSha256: sha256('OUTSIDE') }), 'stale');
-    expect((await fixture.fs.readFiles([read, child], { maxBytes: 1024 })).map(kindOf)).toEqual(['stale', 'stale']);
-    expect((await fixture.fs.readDirectories([list])).map(kindOf)).toEqual(['stale']);
+    await expectToolError(fixture.fs.readFile(child, { maxBytes: 1024 }), 'stale');
     expect(await fixture.list(at('elsewhere'))).toEqual(['a.txt']);
     expect(text(await fixture.readBytes(at('elsewhere/a.txt')))).toBe('OUTSIDE');
     expect(await fixture.list(at('sub-moved'))).toEqual(['a.txt']);
@@ -81,12 +75,29 @@ export function swapContract(world: () => ContractWorld): void {
     const write = guard.child(await resolve('sub', 'write', 'must_exist'), 'a.txt', 'file');
     await fixture.rename(at('sub'), at('sub-old'));
     await fixture.file(at('sub/a.txt'), 'a stranger');
-    expect((await fixture.fs.readFiles([child], { maxBytes: 1024 })).map(kindOf)).toEqual(['stale']);
     await expectToolError(fixture.fs.readFile(child, { maxBytes: 1024 }), 'stale');
     await expectToolError(fixture.fs.readDirectory(list), 'stale');
     await expectToolError(fixture.fs.writeFile(write, bytes('mine')), 'stale');
     expect(text(await fixture.readBytes(at('sub/a.txt')))).toBe('a stranger');
     await expectNoTempFiles(fixture, at('sub'));
+  });
+
+  it('a search of a directory replaced by another real directory after the check is stale: the stranger is never walked, at the end of the way or on it', async () => {
+    const { fixture, at, resolve, guard } = world();
+    await fixture.file(at('sub/inner/a.txt'), 'needle checked');
+    const sub = await resolve('sub', 'read', 'must_exist');
+    const inner = await resolve('sub/inner', 'read', 'must_exist');
+    await fixture.rename(at('sub'), at('sub-old'));
+    await fixture.file(at('sub/inner/a.txt'), 'needle stranger');
+    const request = { mode: 'content', pattern: { source: 'needle', caseInsensitive: false }, maxResults: 10, maxLineChars: 100, maxFileBytes: 1024, binarySniffBytes: 0 } as const;
+    // Opened from the root down, each directory is compared with the one the guard checked: sub is another directory now.
+    for (const path of [sub, inner]) {
+      const message = await expectToolError(fixture.fs.searchTree(path, request, { guard }), 'stale');
+      expect(message).not.toContain('stranger');
+    }
+    // The same directories reached through a fresh check are searched.
+    const fresh = await fixture.fs.searchTree(await resolve('sub', 'read', 'must_exist'), request, { guard });
+    expect(fresh.hits.map((hit) => hit.match?.text)).toEqual(['needle stranger']);
   });
 
   it('the root itself: stat and list work; reading or writing it is is_directory', async () => {
@@ -95,9 +106,7 @@ export function swapContract(world: () => ContractWorld): void {
     const top = await resolve('.', 'read', 'must_exist');
     expect((await fixture.fs.stat(top)).kind).toBe('directory');
     expect((await fixture.fs.readDirectory(top)).map((entry) => entry.name)).toEqual(['a.txt']);
-    expect((await fixture.fs.readDirectories([top])).map(kindOf)).toEqual(['ok']);
     await expectToolError(fixture.fs.readFile(top, { maxBytes: 1024 }), 'is_directory');
-    expect((await fixture.fs.readFiles([top], { maxBytes: 1024 })).map(kindOf)).toEqual(['is_directory']);
     await expectToolError(fixture.fs.writeFile(await resolve('.', 'write', 'must_exist'), bytes('x')), 'is_directory');
   });
 }

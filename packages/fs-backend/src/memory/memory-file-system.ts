@@ -2,7 +2,7 @@ import { KeyedMutex } from '../shared/keyed-mutex.ts';
 import { CheckedFileSystem } from '../shared/checked-file-system.ts';
 import { errnoError } from '../shared/errno.ts';
 import { FaultTable, type FaultCode, type FaultOperation } from './memory-faults.ts';
-import { InProcessWalkers } from '../search/in-process-walkers.ts';
+import { InProcessWalkers } from '@openwork/tree-search';
 import { memoryHost } from './memory-host.ts';
 import { memorySearchHost } from './memory-search-host.ts';
 import { MemoryTree, type MemoryNode } from './memory-tree.ts';

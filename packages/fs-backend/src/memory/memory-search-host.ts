@@ -1,8 +1,7 @@
 import type { EntryKind } from '@openwork/path-guard';
 import { joinPath } from '../shared/checked.ts';
 import { errnoError } from '../shared/errno.ts';
-import { HEAD_BYTES, SearchOpenError, type FileRead, type SearchDirectory, type SearchEntry, type SearchHost } from '../search/search-directory.ts';
-import type { WireTarget } from '../search/search-wire.ts';
+import { HEAD_BYTES, SearchOpenError, type FileRead, type SearchDirectory, type SearchEntry, type SearchHost, type WireTarget } from '@openwork/tree-search';
 import type { FaultTable } from './memory-faults.ts';
 import { kindOf } from './memory-stat.ts';
 import { memoryDevice, type MemoryDirectory, type MemoryTree } from './memory-tree.ts';

@@ -1,10 +1,7 @@
-import type { CheckedPath } from '@openwork/path-guard';
-import type { ListDirectoryOptions, ReadDirectoriesEntry, ReadFilesEntry, ReadFilesOptions } from '../file-system.ts';
 import { CheckedFileSystem } from '../shared/checked-file-system.ts';
 import { detectDirectoryHandles, type DirectoryHandleSupport } from './directory-handles.ts';
 import { nodeHost } from './node-host.ts';
 import { defaultLockDirectory, NodeLocker } from './node-locker.ts';
-import { ReadPool } from './read-pool.ts';
 import { NodeWalkers } from './node-walkers.ts';
 import { WorkerPool } from './worker-pool.ts';
 
@@ -13,7 +10,7 @@ export interface NodeFileSystemOptions {
   readonly lockDirectory?: string;
   /** A lock not refreshed for this long is taken over (its holder died); default 10000, at least 2000. */
   readonly lockStaleMs?: number;
-  /** Worker threads of searches and batch reads; default the available parallelism, at most 4. */
+  /** Worker threads of searches; default the available parallelism, at most 4. */
   readonly readWorkers?: number;
   /**
    * `auto` (default): resolve the last mile under open directories where the
@@ -32,7 +29,6 @@ export class NodeFileSystem extends CheckedFileSystem {
   /** How a call gets from a root to its file on this host, and why. */
   readonly directoryHandles: DirectoryHandleSupport;
   readonly #workers: WorkerPool;
-  readonly #pool: ReadPool;
 
   constructor(options: NodeFileSystemOptions = {}) {
     const support: DirectoryHandleSupport =
@@ -45,26 +41,15 @@ export class NodeFileSystem extends CheckedFileSystem {
     );
     this.directoryHandles = support;
     this.#workers = workers;
-    this.#pool = new ReadPool(workers);
   }
 
-  /** Worker threads running a search task or owing a batch answer right now (0 once a call has ended, cancelled or not). */
+  /** Worker threads running a search task right now (0 once a call has ended, cancelled or not). */
   get busyWorkers(): number {
     return this.#workers.busy;
   }
 
-  /** On worker threads, with synchronous system calls: a search reads thousands of small files. */
-  override readFiles(paths: readonly CheckedPath[], options: ReadFilesOptions): Promise<ReadFilesEntry[]> {
-    return this.#pool.readFiles(paths, options);
-  }
-
-  /** On the same worker threads: a search lists thousands of directories. */
-  override readDirectories(paths: readonly CheckedPath[], options?: ListDirectoryOptions): Promise<ReadDirectoriesEntry[]> {
-    return this.#pool.readDirectories(paths, options);
-  }
-
   /**
-   * Stops the worker threads, which start on the first search or batch read:
+   * Stops the worker threads, which start on the first search:
    * a session closes its file system when it ends. Idle
    * workers never keep the process alive meanwhile; a later call starts them
    * again.

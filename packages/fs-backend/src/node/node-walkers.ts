@@ -1,7 +1,5 @@
-import { InProcessWalkers, type InProcessRun } from '../search/in-process-walkers.ts';
-import type { WireSpec, WireTask } from '../search/search-wire.ts';
-import type { SearchWalkers, WalkerEvents, WalkerRun } from '../search/walkers.ts';
-import { nodeSearchHost } from '../search/worker/node-search-host.ts';
+import { InProcessWalkers, type InProcessRun, type SearchWalkers, type WalkerEvents, type WalkerRun, type WireSpec, type WireTask } from '@openwork/tree-search';
+import { nodeSearchHost } from './node-search-host.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
 /** How long a search walks on the calling thread alone before the worker threads are started to take over. */

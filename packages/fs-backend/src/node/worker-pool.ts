@@ -1,22 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { TaskBatch, WireSpec, WireTask } from '../search/search-wire.ts';
-import type { SearchWalkers, WalkerEvents, WalkerRun } from '../search/walkers.ts';
-import type { FromWorker, ListRequest, ListResult, ReadRequest, ReadResult, ToWorker } from '../search/worker/protocol.ts';
-import { SEARCH_WORKER_SOURCE } from '../search/worker/worker-source.generated.ts';
+import type { SearchWalkers, TaskBatch, WalkerEvents, WalkerRun, WireSpec, WireTask } from '@openwork/tree-search';
+import type { FromWorker, ToWorker } from '@openwork/tree-search/worker';
+import { SEARCH_WORKER_SOURCE } from './worker-source.generated.ts';
 
 /** How long a worker may take to stop a cancelled task before it is terminated instead. */
 const CANCEL_GRACE_MS = 2000;
 
-interface Pending {
-  readonly resolve: (results: readonly ReadResult[] | readonly ListResult[]) => void;
-  readonly reject: (error: Error) => void;
-}
-
 /** One worker thread: the task it runs (at most one), the batch requests it owes, and whether it keeps the process alive. */
 class PoolWorker {
   readonly worker: Worker;
-  readonly pending = new Map<number, Pending>();
   /** The search task it runs: [search id, task id]. */
   task: readonly [number, number] | undefined;
   failed: Error | undefined;
@@ -43,8 +36,6 @@ class PoolWorker {
     const fail = (error: Error) => {
       if (this.failed !== undefined) return;
       this.failed = error;
-      for (const pending of this.pending.values()) pending.reject(error);
-      this.pending.clear();
       for (const waiters of this.#onIdle.values()) for (const waiter of waiters) waiter();
       this.#onIdle.clear();
       onFailure(this, error);
@@ -56,7 +47,7 @@ class PoolWorker {
   }
 
   get busy(): boolean {
-    return this.task !== undefined || this.pending.size > 0;
+    return this.task !== undefined;
   }
 
   post(message: ToWorker): void {
@@ -64,7 +55,7 @@ class PoolWorker {
     // Work in flight keeps the process alive until its answer arrives, and so
     // does an open search (it may be waiting for this worker to load before it
     // hands over its tasks); an idle pool does not.
-    if (message.op === 'begin' || message.op === 'task' || message.op === 'read' || message.op === 'list') this.worker.ref();
+    if (message.op === 'begin' || message.op === 'task') this.worker.ref();
     this.worker.postMessage(message);
   }
 
@@ -100,10 +91,10 @@ export interface WorkerPoolOptions {
 
 /**
  * The Node file system's worker threads, a resource of the session:
- * started on the first search or batch read, each unreferenced
+ * started on the first search, each unreferenced
  * whenever it owes nothing so that it never keeps a process alive, stopped
  * by close() (a later call starts them again). They run search tasks
- * (docs/decisions/0012) and batch reads and listings (docs/decisions/0007).
+ * (docs/decisions/0012).
  */
 export class WorkerPool implements SearchWalkers {
   readonly #size: number;
@@ -111,8 +102,6 @@ export class WorkerPool implements SearchWalkers {
   #workers: PoolWorker[] = [];
   readonly #runs = new Map<number, WorkerRun>();
   #searches = 0;
-  #requests = 0;
-  #next = 0;
   #readyWaiters: Array<() => void> = [];
 
   constructor(options: WorkerPoolOptions) {
@@ -141,25 +130,6 @@ export class WorkerPool implements SearchWalkers {
   whenReady(): Promise<void> {
     if (this.workers().some((worker) => worker.ready)) return Promise.resolve();
     return new Promise((resolve) => this.#readyWaiters.push(resolve));
-  }
-
-  /** A batch read or listing, on the least busy worker. */
-  request(build: (id: number) => ReadRequest | ListRequest): Promise<readonly ReadResult[] | readonly ListResult[]> {
-    const workers = this.workers();
-    const idle = workers.filter((worker) => !worker.busy);
-    const pool = idle.length > 0 ? idle : workers;
-    const worker = pool[this.#next % pool.length] as PoolWorker;
-    this.#next += 1;
-    this.#requests += 1;
-    const request = build(this.#requests);
-    return new Promise((resolve, reject) => {
-      if (worker.failed !== undefined) {
-        reject(worker.failed);
-        return;
-      }
-      worker.pending.set(request.id, { resolve, reject });
-      worker.post(request);
-    });
   }
 
   /** The live workers, started now if they are not. */
@@ -210,12 +180,6 @@ export class WorkerPool implements SearchWalkers {
       const waiters = this.#readyWaiters;
       this.#readyWaiters = [];
       for (const waiter of waiters) waiter();
-      return;
-    }
-    if (message.op === 'reply') {
-      const pending = worker.pending.get(message.id);
-      worker.pending.delete(message.id);
-      pending?.resolve(message.results);
       return;
     }
     if (message.op !== 'batch') return;

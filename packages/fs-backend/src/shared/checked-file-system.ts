@@ -6,12 +6,9 @@ import type {
   DirectoryEntry,
   FileInfo,
   ListDirectoryOptions,
-  ReadDirectoriesEntry,
   LockOptions,
   ReadFileChunksOptions,
   ReadFileOptions,
-  ReadFilesEntry,
-  ReadFilesOptions,
   RemoveFileOptions,
   WriteFileOptions,
   WriteResult,
@@ -22,12 +19,10 @@ import { openContainer, type Container } from './directory-walk.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
 import type { Host } from './host.ts';
 import { readCheckedFile, readCheckedFileChunks } from './read-file.ts';
-import { excludedBy, foldedPattern } from './content-filter.ts';
 import { listCheckedDirectory } from './read-directory.ts';
 import { removeIfUnchanged } from './remove-file.ts';
-import { runTreeSearch } from '../search/search-coordinator.ts';
-import type { TreeSearchOptions, TreeSearchRequest, TreeSearchResult } from '../search/search-types.ts';
-import type { SearchWalkers } from '../search/walkers.ts';
+import { runTreeSearch, type SearchWalkers, type TreeSearchOptions, type TreeSearchRequest, type TreeSearchResult } from '@openwork/tree-search';
+import { searchTargets } from './search-targets.ts';
 
 /** Grants the lock on one canonical path; the returned function releases it. */
 export interface Locker {
@@ -106,45 +101,12 @@ export abstract class CheckedFileSystem implements AsyncFileSystem {
     return removeIfUnchanged(this.#host, path, options);
   }
 
-  /** One file after another through readFile; the Node file system overrides it with a worker pool. */
-  async readFiles(paths: readonly CheckedPath[], options: ReadFilesOptions): Promise<ReadFilesEntry[]> {
-    if (options.containingIgnoringCase !== undefined) foldedPattern(options.containingIgnoringCase);
-    const entries: ReadFilesEntry[] = [];
-    for (const path of paths) {
-      throwIfAborted(options.signal, `reading ${path.displayPath}`);
-      try {
-        const bytes = await this.readFile(path, options);
-        const excluded = excludedBy(bytes, options);
-        entries.push(excluded === undefined ? { ok: true, bytes } : { ok: true, excluded });
-      } catch (error) {
-        throwIfAborted(options.signal, `reading ${path.displayPath}`);
-        entries.push({ ok: false, error: toolErrorFromErrno(error, { operation: 'reading', displayPath: path.displayPath }) });
-      }
-    }
-    return entries;
-  }
-
   readDirectory(path: CheckedPath, options?: ListDirectoryOptions): Promise<DirectoryEntry[]> {
     return listCheckedDirectory(this.#host, path, options?.signal, options?.sizes ?? true);
   }
 
-  /** One directory after another; the Node file system overrides it with its worker pool. */
-  async readDirectories(paths: readonly CheckedPath[], options?: ListDirectoryOptions): Promise<ReadDirectoriesEntry[]> {
-    const entries: ReadDirectoriesEntry[] = [];
-    for (const path of paths) {
-      throwIfAborted(options?.signal, `listing ${path.displayPath}`);
-      try {
-        entries.push({ ok: true, entries: await this.readDirectory(path, options) });
-      } catch (error) {
-        throwIfAborted(options?.signal, `listing ${path.displayPath}`);
-        entries.push({ ok: false, error: toolErrorFromErrno(error, { operation: 'listing', displayPath: path.displayPath }) });
-      }
-    }
-    return entries;
-  }
-
   searchTree(root: CheckedPath, request: TreeSearchRequest, options: TreeSearchOptions): Promise<TreeSearchResult> {
-    return runTreeSearch(this.#walkers, root, request, options);
+    return runTreeSearch({ walkers: this.#walkers, targets: searchTargets }, root, request, options);
   }
 
   /** docs/design.md §9 edit: one write lock per canonical path. Not reentrant: an action must not take the same lock again. */

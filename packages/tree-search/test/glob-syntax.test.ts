@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob } from '../src/search/glob-pattern.ts';
-import { globFilter, grepGlobFilter } from '../src/search/path-filter.ts';
+import { compileGlob } from '../src/glob-pattern.ts';
+import { globFilter, grepGlobFilter } from '../src/path-filter.ts';
 
 const matches = (pattern: string, path: string) => compileGlob(pattern).test(path);
 

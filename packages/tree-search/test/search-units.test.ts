@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BoundedSortedList } from '../src/search/bounded-sorted.ts';
-import { compareUtf8 as compareBytes } from '../src/search/compare.ts';
-import { countMatchingLines } from '../src/search/file-matcher.ts';
-import { compileSearchPattern, requiredLiteral, requiredLiterals } from '../src/search/search-pattern.ts';
+import { BoundedSortedList } from '../src/bounded-sorted.ts';
+import { compareUtf8 as compareBytes } from '../src/compare.ts';
+import { countMatchingLines } from '../src/file-matcher.ts';
+import { compileSearchPattern, requiredLiteral, requiredLiterals } from '../src/search-pattern.ts';
 
 describe('the literal prefilter', () => {
   it('finds only literals every match must contain', () => {

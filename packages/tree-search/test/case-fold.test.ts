@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import { foldedLiteral, foldVariants } from '../src/search/case-fold.ts';
-import { matchFile, type MatcherSpec } from '../src/search/file-matcher.ts';
-import { compileSearchPattern } from '../src/search/search-pattern.ts';
-import type { TreeSearchHit } from '../src/search/search-types.ts';
+import { foldedLiteral, foldVariants } from '../src/case-fold.ts';
+import { matchFile, type MatcherSpec } from '../src/file-matcher.ts';
+import { compileSearchPattern } from '../src/search-pattern.ts';
+import type { TreeSearchHit } from '../src/search-types.ts';
 
 // A case-insensitive search keeps its byte prefilter for
 // every literal, k and s (RE2 also folds them to the Kelvin sign and the

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { IgnoreRulesText, IgnoreSource, TreeSearchIgnore } from '@openwork/fs-backend';
+import type { IgnoreRulesText, IgnoreSource, TreeSearchIgnore } from '../search-types.ts';
 import type { CheckedPath } from '@openwork/path-guard';
 import { isToolError } from '@openwork/tool-contract';
 import ignore from 'ignore';

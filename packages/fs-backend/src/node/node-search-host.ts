@@ -1,7 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { EntryKind } from '@openwork/path-guard';
-import { HEAD_BYTES, SearchOpenError, type FileRead, type HeadDecision, type SearchDirectory, type SearchEntry, type SearchHost } from '../search-directory.ts';
-import type { WireTarget } from '../search-wire.ts';
+import { HEAD_BYTES, SearchOpenError, type FileRead, type HeadDecision, type SearchDirectory, type SearchEntry, type SearchHost, type WireTarget } from '@openwork/tree-search/worker';
 
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;

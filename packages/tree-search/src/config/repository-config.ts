@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
-import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { CheckedPath, PathGuard } from '@openwork/path-guard';
 import { isToolError } from '@openwork/tool-contract';
+import type { SearchConfigFiles } from './config-files.ts';
 
 /** A git config or `.git` file is small; one larger than this is not read. */
 const MAX_GIT_FILE_BYTES = 1024 * 1024;
@@ -9,7 +9,7 @@ const decoder = new TextDecoder('utf-8');
 
 export interface RepositoryLookup {
   readonly paths: PathGuard;
-  readonly filesystem: AsyncFileSystem;
+  readonly filesystem: SearchConfigFiles;
   readonly signal: AbortSignal;
 }
 

@@ -1,15 +1,15 @@
 import { posix } from 'node:path';
-import type { AsyncFileSystem } from '@openwork/fs-backend';
 import { PathGuard } from '@openwork/path-guard';
 import { isToolError } from '@openwork/tool-contract';
 import { parseExcludesFile, stopsTheCall } from './repository-config.ts';
+import type { SearchConfigFiles } from './config-files.ts';
 
 /** The global excludes file and git's own config files are small; a larger one is not read. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 const decoder = new TextDecoder('utf-8');
 
 export interface GlobalExcludesLookup {
-  readonly filesystem: AsyncFileSystem;
+  readonly filesystem: SearchConfigFiles;
   /** The session's environment: HOME and XDG_CONFIG_HOME say where git's user files are. */
   readonly environment: Readonly<Record<string, string>>;
   readonly signal: AbortSignal;

@@ -1,16 +1,22 @@
 import type { CheckedPath, PathGuard } from '@openwork/path-guard';
-import { readCheckedPath } from '@openwork/path-guard/backend';
 import { isToolError } from '@openwork/tool-contract';
-import { abortedError, throwIfAborted } from '../shared/abort.ts';
+import { abortedError, throwIfAborted } from './abort.ts';
 import { appendAll } from './append-all.ts';
 import { compareUtf8 } from './compare.ts';
 import { compileSpec } from './compiled-spec.ts';
 import { hitWeight } from './hit-weight.ts';
 import type { TreeSearchOptions, TreeSearchRequest, TreeSearchResult } from './search-types.ts';
 import type { TaskBatch, WireSpec, WireSplit, WireTask } from './search-wire.ts';
-import { failureError, wireSpec, wireTarget } from './wire-request.ts';
+import type { SearchTargets } from './search-targets.ts';
+import { wireSpec } from './wire-spec.ts';
 import { newPlaceholder, TaskList, type Placeholder, type TaskRecord } from './task-list.ts';
 import type { SearchWalkers, WalkerRun } from './walkers.ts';
+
+/** The file system a search runs on: where its tasks walk, and how its paths are opened. */
+export interface SearchBackend {
+  readonly walkers: SearchWalkers;
+  readonly targets: SearchTargets;
+}
 
 function childKey(display: string, name: string, kind: string): string {
   const path = display === '.' ? name : display === '/' ? `/${name}` : `${display}/${name}`;
@@ -24,7 +30,7 @@ function childKey(display: string, name: string, kind: string): string {
  * walker gives away and resolves every symlink a walker meets, reports
  * progress, and cancels. docs/decisions/0012.
  */
-export function runTreeSearch(walkers: SearchWalkers, root: CheckedPath, request: TreeSearchRequest, options: TreeSearchOptions): Promise<TreeSearchResult> {
+export function runTreeSearch(backend: SearchBackend, root: CheckedPath, request: TreeSearchRequest, options: TreeSearchOptions): Promise<TreeSearchResult> {
   let spec: WireSpec;
   try {
     spec = wireSpec(request);
@@ -36,12 +42,13 @@ export function runTreeSearch(walkers: SearchWalkers, root: CheckedPath, request
   }
   const { guard, signal } = options;
   return new Promise((resolve, reject) => {
-    new Coordinator({ walkers, root, request, spec, guard, signal, onProgress: options.onProgress, resolve, reject }).start();
+    new Coordinator({ walkers: backend.walkers, targets: backend.targets, root, request, spec, guard, signal, onProgress: options.onProgress, resolve, reject }).start();
   });
 }
 
 interface CoordinatorOptions {
   readonly walkers: SearchWalkers;
+  readonly targets: SearchTargets;
   readonly root: CheckedPath;
   readonly request: TreeSearchRequest;
   readonly spec: WireSpec;
@@ -77,7 +84,7 @@ class Coordinator {
     const { root, request, signal } = this.#options;
     signal?.addEventListener('abort', this.#onAbort, { once: true });
     const levels = root.kind === 'directory' ? (request.ignore?.rules ?? []).map((rule) => ({ source: rule.source, text: rule.text, base: '', prefix: rule.prefix })) : [];
-    const task: WireTask = { id: this.#nextId(), kind: root.kind === 'directory' ? 'directory' : 'file', target: wireTarget(root), relative: '', display: root.displayPath, levels, walkRoot: true };
+    const task: WireTask = { id: this.#nextId(), kind: root.kind === 'directory' ? 'directory' : 'file', target: this.#options.targets.target(root), relative: '', display: root.displayPath, levels, walkRoot: true };
     const record = this.#record(task, root, root.kind === 'directory' ? `${root.displayPath}/` : root.displayPath);
     this.#list.add(record);
     try {
@@ -171,7 +178,7 @@ class Coordinator {
       const record = this.#byId.get(batch.taskId);
       if (record === undefined) return;
       if (batch.failure !== undefined) {
-        this.#fail(failureError(batch.failure, record.checked));
+        this.#fail(this.#options.targets.failure(batch.failure, record.checked));
         return;
       }
       this.#take(record, batch);
@@ -208,12 +215,13 @@ class Coordinator {
     if (first === undefined) return;
     let checked = parent.checked;
     if (split.fromTask !== '') for (const name of split.fromTask.split('/')) checked = this.#options.guard.child(checked, name, 'directory');
-    const base = readCheckedPath(parent.checked).realPath;
+    const parentTarget = this.#options.targets.target(parent.checked);
+    const base = parentTarget.path;
     const seen = split.identities.map(([fromTask, dev, ino]) => [fromTask === '' ? base : base === '/' ? `/${fromTask}` : `${base}/${fromTask}`, dev, ino] as const);
     const task: WireTask = {
       id: this.#nextId(),
       kind: 'directory',
-      target: wireTarget(checked, [...wireTarget(parent.checked).chain, ...seen]),
+      target: this.#options.targets.target(checked, [...parentTarget.chain, ...seen]),
       relative: split.relative,
       display: split.display,
       levels: split.levels,
@@ -240,7 +248,7 @@ class Coordinator {
           placeholder.owner.held += 1;
           placeholder.owner.weight += hitWeight(hit);
         } else {
-          const task: WireTask = { id: this.#nextId(), kind: 'file', target: wireTarget(target), relative, display, levels: [], walkRoot: false };
+          const task: WireTask = { id: this.#nextId(), kind: 'file', target: this.#options.targets.target(target), relative, display, levels: [], walkRoot: false };
           this.#fileTasks.set(task.id, { task, placeholder, state: 'pending' });
         }
         this.#tighten();

@@ -1,0 +1,11 @@
+export { HEAD_BYTES } from '../search-directory.ts';
+export { SearchOpenError } from '../search-directory.ts';
+export type { FileRead } from '../search-directory.ts';
+export type { HeadDecision } from '../search-directory.ts';
+export type { SearchDirectory } from '../search-directory.ts';
+export type { SearchEntry } from '../search-directory.ts';
+export type { SearchHost } from '../search-directory.ts';
+export type { WireTarget } from '../search-wire.ts';
+export type { FromWorker } from './protocol.ts';
+export type { ToWorker } from './protocol.ts';
+export { serveSearchWorker } from './serve-worker.ts';
