@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bashReader, createCommandClassifier, decideBashCommand } from '../src/index.ts';
-import type { BashReader, CommandClassifier } from '../src/index.ts';
+import { bashReader, createCommandClassifier, decideBashCommand } from '@openwork/bash-classifier';
+import type { BashReader, CommandClassifier } from '@openwork/bash-classifier';
 import { createHarness, type Harness } from './harness.ts';
 
 let classifier: CommandClassifier;
