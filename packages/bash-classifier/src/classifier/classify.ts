@@ -201,7 +201,7 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
         for (const read of reads) {
           const located = fromBase(base, read.path, 'the path');
           if ('problem' in located) return refused(located.problem);
-          readPaths.push(read.glob === true ? { path: located.path, glob: true } : { path: located.path });
+          readPaths.push({ path: located.path, ...(read.glob === true ? { glob: true } : {}), ...(read.walk === true ? { walk: true } : {}) });
         }
         if (verdict.git !== undefined) {
           const located = fromBase(base, verdict.git.directory, 'git -C');
