@@ -2,8 +2,8 @@
 // coding agents ran go without asking, per label and per source, and every
 // command it would let run beyond its label (docs/testing.md).
 //   pnpm bench:commands [--asking N] [--label READ] [--mode default]
-import { decideCorpus, loadCorpus } from '../../packages/bash-classifier/test/corpus/corpus.ts';
-import { corpusReport } from '../../packages/bash-classifier/test/corpus/report.ts';
+import { decideCorpus, loadCorpus } from './corpus.ts';
+import { corpusReport } from './report.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
