@@ -14,13 +14,17 @@ export const depConstraints = [
   { sourceTag: 'layer:fs-backend', onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:tree-search'] },
   { sourceTag: 'layer:process-backend', onlyDependOnLibsWithTags: ['layer:contract'] },
   {
+    sourceTag: 'layer:bash-classifier',
+    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:fs-backend', 'layer:process-backend'],
+  },
+  {
     sourceTag: 'layer:builtin-tools',
-    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:fs-backend', 'layer:process-backend'],
+    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:fs-backend', 'layer:process-backend', 'layer:bash-classifier'],
   },
   { sourceTag: 'layer:finalizer', onlyDependOnLibsWithTags: ['layer:contract'] },
   {
     sourceTag: 'layer:permission-policy',
-    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:fs-backend', 'layer:builtin-tools'],
+    onlyDependOnLibsWithTags: ['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:fs-backend', 'layer:bash-classifier', 'layer:builtin-tools'],
   },
   {
     sourceTag: 'layer:cli',
@@ -30,6 +34,7 @@ export const depConstraints = [
       'layer:tree-search',
       'layer:fs-backend',
       'layer:process-backend',
+      'layer:bash-classifier',
       'layer:builtin-tools',
       'layer:finalizer',
       'layer:permission-policy',
@@ -43,6 +48,7 @@ export const depConstraints = [
       'layer:tree-search',
       'layer:fs-backend',
       'layer:process-backend',
+      'layer:bash-classifier',
       'layer:builtin-tools',
       'layer:finalizer',
       'layer:permission-policy',
@@ -64,6 +70,7 @@ export const workspacePackages = [
   { folder: 'packages/tree-search', name: '@openwork/tree-search', tag: 'layer:tree-search' },
   { folder: 'packages/fs-backend', name: '@openwork/fs-backend', tag: 'layer:fs-backend' },
   { folder: 'packages/process-backend', name: '@openwork/process-backend', tag: 'layer:process-backend' },
+  { folder: 'packages/bash-classifier', name: '@openwork/bash-classifier', tag: 'layer:bash-classifier' },
   { folder: 'packages/builtin-tools', name: '@openwork/builtin-tools', tag: 'layer:builtin-tools' },
   { folder: 'packages/toolset-finalizer', name: '@openwork/toolset-finalizer', tag: 'layer:finalizer' },
   { folder: 'packages/permission-policy', name: '@openwork/permission-policy', tag: 'layer:permission-policy' },
@@ -77,9 +84,9 @@ export const workspacePackages = [
 const hostModules = ['fs', 'fs/promises', 'node:fs', 'node:fs/promises', 'child_process', 'node:child_process'];
 const HOST_MESSAGE = 'Only fs-backend, process-backend and cli may touch the host; go through AsyncFileSystem or ProcessBackend.';
 /** Layers whose source may not touch the host. */
-const NO_HOST = new Set(['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:finalizer', 'layer:builtin-tools', 'layer:permission-policy']);
+const NO_HOST = new Set(['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:finalizer', 'layer:bash-classifier', 'layer:builtin-tools', 'layer:permission-policy']);
 /** Layers whose source uses the backend interfaces, never an implementation. */
-const INTERFACES_ONLY = new Set(['layer:builtin-tools', 'layer:permission-policy']);
+const INTERFACES_ONLY = new Set(['layer:bash-classifier', 'layer:builtin-tools', 'layer:permission-policy']);
 const BACKEND_IMPLEMENTATIONS = [
   '@openwork/fs-backend/node',
   '@openwork/fs-backend/memory',

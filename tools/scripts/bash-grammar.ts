@@ -1,26 +1,26 @@
 // Copies the bash grammar's WebAssembly build and its licence from the
-// tree-sitter-bash package (a devDependency of builtin-tools) into
-// packages/builtin-tools/grammar/, the copy that is committed and published
+// tree-sitter-bash package (a devDependency of bash-classifier) into
+// packages/bash-classifier/grammar/, the copy that is committed and published
 // (docs/decisions/0019-bash-grammar-as-wasm.md). The tree-sitter-bash
 // package is 20 MB, mostly native prebuilds and C sources the classifier
 // never uses; the wasm is 1.3 MB.
 //
-//   pnpm --filter @openwork/builtin-tools grammar           refresh the copy
-//   pnpm --filter @openwork/builtin-tools grammar --check   exit 1 if it differs
+//   pnpm --filter @openwork/bash-classifier grammar           refresh the copy
+//   pnpm --filter @openwork/bash-classifier grammar --check   exit 1 if it differs
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const builtinTools = fileURLToPath(new URL('../../packages/builtin-tools/', import.meta.url));
+const classifierPackage = fileURLToPath(new URL('../../packages/bash-classifier/', import.meta.url));
 
 /** Where the committed copy lives. */
-export const GRAMMAR_FOLDER = join(builtinTools, 'grammar');
+export const GRAMMAR_FOLDER = join(classifierPackage, 'grammar');
 
 /** The files of the copy, each with what it must contain. */
 export async function renderBashGrammar(): Promise<ReadonlyMap<string, Buffer>> {
-  const manifestPath = createRequire(join(builtinTools, 'package.json')).resolve('tree-sitter-bash/package.json');
+  const manifestPath = createRequire(join(classifierPackage, 'package.json')).resolve('tree-sitter-bash/package.json');
   const source = dirname(manifestPath);
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { version: string; license: string; repository: string };
   const wasm = await readFile(join(source, 'tree-sitter-bash.wasm'));
@@ -38,7 +38,7 @@ export async function renderBashGrammar(): Promise<ReadonlyMap<string, Buffer>> 
     `sha256: ${sha256}`,
     '',
     'Written by tools/scripts/bash-grammar.ts from the tree-sitter-bash',
-    'devDependency (`pnpm --filter @openwork/builtin-tools grammar`); a test',
+    'devDependency (`pnpm --filter @openwork/bash-classifier grammar`); a test',
     'fails when the copy and the devDependency differ.',
     '',
   ].join('\n');
@@ -63,7 +63,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   if (process.argv.includes('--check')) {
     const stale = await staleBashGrammarFiles();
     if (stale.length > 0) {
-      console.error(`packages/builtin-tools/grammar differs from the tree-sitter-bash devDependency: ${stale.join(', ')}; run \`pnpm --filter @openwork/builtin-tools grammar\`.`);
+      console.error(`packages/bash-classifier/grammar differs from the tree-sitter-bash devDependency: ${stale.join(', ')}; run \`pnpm --filter @openwork/bash-classifier grammar\`.`);
       process.exitCode = 1;
     }
   } else {

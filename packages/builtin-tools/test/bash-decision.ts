@@ -1,5 +1,6 @@
 import { TurnScope, type PermissionDecision } from '@openwork/tool-contract';
-import { bashReader, bashTool, builtinTools, decideBashCommand, gitConfigReader, type BashData, type CommandClassifier } from '../src/index.ts';
+import { bashTool, builtinTools, type BashData } from '../src/index.ts';
+import { bashReader, decideBashCommand, gitConfigReader, type CommandClassifier } from '@openwork/bash-classifier';
 import type { Harness } from './harness.ts';
 
 /** The policy's decision for a command in the harness's working directory, with every reader the session policy gives. */

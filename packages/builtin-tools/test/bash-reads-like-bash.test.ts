@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bashReader, createCommandClassifier, decideBashCommand } from '../src/index.ts';
-import type { BashReader, CommandClassifier } from '../src/index.ts';
+import { bashReader, createCommandClassifier, decideBashCommand } from '@openwork/bash-classifier';
+import type { BashReader, CommandClassifier } from '@openwork/bash-classifier';
 import { createHarness, type Harness } from './harness.ts';
 
 let classifier: CommandClassifier;
@@ -56,17 +56,17 @@ describe('words after a redirect are arguments, digits before < or > a descripto
   });
 
   it.each([
-    ['printf X > OUT/f /dev/null', 'may write a file'],
-    ['true > OUT/f /dev/null', 'may write a file'],
-    ['ls >| OUT/f /dev/null', 'may write a file'],
-    ['ls &> OUT/f /dev/null', 'may write a file'],
-    ['ls &>> OUT/f /dev/null', 'may write a file'],
+    ['printf X > OUT/f /dev/null', 'not inside a writable root'],
+    ['true > OUT/f /dev/null', 'not inside a writable root'],
+    ['ls >| OUT/f /dev/null', 'outside the readable roots'],
+    ['ls &> OUT/f /dev/null', 'outside the readable roots'],
+    ['ls &>> OUT/f /dev/null', 'outside the readable roots'],
     ['ls <> OUT/f', 'could not read'],
     ['ls 3<> a.txt', 'could not read'],
     ['ls {fd}>/dev/null', 'stores it in a variable'],
     ['ls 2147483648>/dev/null', 'too large'],
     ['cat <<EOF x\nhi\nEOF', 'here-document'],
-    ['cat <<< a.txt x', 'here-string'],
+    ['cat <<< a.txt OUT/secret', 'outside the readable roots'],
     ['{ ls; } > /dev/null', '{ …; } group'],
     ['ls 2>&- x', 'may write a file'],
   ])('%j asks', async (command, reason) => {

@@ -1,8 +1,9 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bashReader, createCommandClassifier, decideBashCommand } from '../src/index.ts';
-import type { BashData, CommandClassifier } from '../src/index.ts';
+import { bashReader, createCommandClassifier, decideBashCommand } from '@openwork/bash-classifier';
+import type { BashData } from '../src/index.ts';
+import type { CommandClassifier } from '@openwork/bash-classifier';
 import { createHarness, errorKind, type Harness } from './harness.ts';
 
 let classifier: CommandClassifier;

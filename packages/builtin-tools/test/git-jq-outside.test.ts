@@ -3,9 +3,8 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PermissionDecision } from '@openwork/tool-contract';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCommandClassifier } from '../src/index.ts';
-import type { CommandClassifier } from '../src/index.ts';
-import { parseAlternates } from '../src/bash/git-config.ts';
+import { createCommandClassifier } from '@openwork/bash-classifier';
+import type { CommandClassifier } from '@openwork/bash-classifier';
 import { APPROVED, decideIn, runDecided } from './bash-decision.ts';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -309,9 +308,4 @@ it('acceptEdits: a read after cp -r in one line asks, since the copy may hold a 
   // The route is real: cp -r copies the symlink as it is.
   expect(await output(command)).toContain('SECRET-LINE');
   expect((await decide('cp -r d f', 'acceptEdits')).verdict).toBe('allow');
-});
-
-it('count-objects -v: each alternate line is read, and a quoted one is refused rather than guessed', () => {
-  expect(parseAlternates('count: 0\nalternate: /a/objects\nalternate: /b c/objects\n')).toEqual(['/a/objects', '/b c/objects']);
-  expect(() => parseAlternates('alternate: "/a\\nb/objects"\n')).toThrow('quotes');
 });

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { PathGuard } from '@openwork/path-guard';
 import type { PermissionDecision } from '@openwork/tool-contract';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bashReader, createCommandClassifier, decideBashCommand } from '../src/index.ts';
-import type { BashData, CommandClassifier } from '../src/index.ts';
+import { autoRunEnvironment, bashReader, createCommandClassifier, decideBashCommand } from '@openwork/bash-classifier';
+import type { BashData } from '../src/index.ts';
+import type { CommandClassifier } from '@openwork/bash-classifier';
 import { APPROVED, decideIn, runDecided } from './bash-decision.ts';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -160,8 +161,11 @@ describe('git on the read-only list runs with the repository unable to run code'
 
   it('the overrides keep every transport off and submodules unentered', async () => {
     await repository();
-    const { GIT_OVERRIDES } = await import('../src/bash/auto-run-environment.ts');
-    expect(GIT_OVERRIDES).toEqual(expect.arrayContaining([['protocol.allow', 'never'], ['diff.ignoreSubmodules', 'all'], ['submodule.recurse', 'false']]));
+    const environment = autoRunEnvironment({ PATH: '/usr/bin' });
+    const overrides = Object.keys(environment)
+      .filter((name) => name.startsWith('GIT_CONFIG_KEY_'))
+      .map((name) => [environment[name], environment[name.replace('KEY', 'VALUE')]]);
+    expect(overrides).toEqual(expect.arrayContaining([['protocol.allow', 'never'], ['diff.ignoreSubmodules', 'all'], ['submodule.recurse', 'false']]));
     // A nested repository's filter, which the check of the outer configuration never reads, does not run on status or diff.
     await mkdir(join(h.ws, 'sub'));
     execFileSync('git', ['init', '-q', '.'], { cwd: join(h.ws, 'sub') });

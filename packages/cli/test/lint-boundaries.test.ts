@@ -115,27 +115,33 @@ describe('the dependency direction of docs/contract.md §1 is enforced in lint',
     expect(messages.map((message) => message.rule)).toContain('@nx/enforce-module-boundaries');
   });
 
-  it('permission-policy may not import cli or toolset-finalizer, and builtin-tools may not import it', async () => {
+  it('permission-policy may not import cli or toolset-finalizer, and neither builtin-tools nor bash-classifier may import it; bash-classifier may not import builtin-tools', async () => {
     for (const [file, code] of [
       ['packages/permission-policy/src/lint-probe.ts', "import { runCli } from '@openwork/cli';\nexport const probe = runCli;\n"],
       ['packages/permission-policy/src/lint-probe.ts', "import type { Authorize } from '@openwork/toolset-finalizer';\nexport type Probe = Authorize;\n"],
       ['packages/builtin-tools/src/lint-probe.ts', "import { decide } from '@openwork/permission-policy';\nexport const probe = decide;\n"],
+      ['packages/bash-classifier/src/lint-probe.ts', "import { decide } from '@openwork/permission-policy';\nexport const probe = decide;\n"],
+      ['packages/bash-classifier/src/lint-probe.ts', "import { bashTool } from '@openwork/builtin-tools';\nexport const probe = bashTool;\n"],
     ] as const) {
       expect((await lint(file, code)).map((message) => message.rule), code).toContain('@nx/enforce-module-boundaries');
     }
   });
 
-  it('cli may use permission-policy, and permission-policy builtin-tools', async () => {
+  it('cli may use permission-policy, permission-policy bash-classifier and builtin-tools, and builtin-tools bash-classifier', async () => {
     const cli = await lint('packages/cli/src/lint-probe.ts', "import { authorizer } from '@openwork/permission-policy';\nexport const probe = authorizer;\n");
     expect(cli.map((message) => message.rule)).not.toContain('@nx/enforce-module-boundaries');
-    const policy = await lint('packages/permission-policy/src/lint-probe.ts', "import { decideBashCommand } from '@openwork/builtin-tools';\nexport const probe = decideBashCommand;\n");
+    const policy = await lint('packages/permission-policy/src/lint-probe.ts', "import { decideBashCommand } from '@openwork/bash-classifier';\nexport const probe = decideBashCommand;\n");
     expect(policy.map((message) => message.rule)).not.toContain('@nx/enforce-module-boundaries');
+    const tools = await lint('packages/permission-policy/src/lint-probe.ts', "import { builtinTools } from '@openwork/builtin-tools';\nexport const probe = builtinTools;\n");
+    expect(tools.map((message) => message.rule)).not.toContain('@nx/enforce-module-boundaries');
+    const bash = await lint('packages/builtin-tools/src/lint-probe.ts', "import { autoRunEnvironment } from '@openwork/bash-classifier';\nexport const probe = autoRunEnvironment;\n");
+    expect(bash.map((message) => message.rule)).not.toContain('@nx/enforce-module-boundaries');
   });
 
   it('the rule table has a constraint per layer and no wildcard', async () => {
     const { depConstraints } = (await import(join(workspace, 'eslint.config.mjs'))) as { depConstraints: { sourceTag: string; onlyDependOnLibsWithTags: string[] }[] };
     expect(depConstraints.map((constraint) => constraint.sourceTag)).toEqual(
-      expect.arrayContaining(['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:fs-backend', 'layer:process-backend', 'layer:builtin-tools', 'layer:finalizer', 'layer:permission-policy', 'layer:cli']),
+      expect.arrayContaining(['layer:contract', 'layer:path-guard', 'layer:tree-search', 'layer:fs-backend', 'layer:process-backend', 'layer:bash-classifier', 'layer:builtin-tools', 'layer:finalizer', 'layer:permission-policy', 'layer:cli']),
     );
     const tags = depConstraints.flatMap((constraint) => [constraint.sourceTag, ...constraint.onlyDependOnLibsWithTags]);
     expect(tags.filter((tag) => tag.includes('*'))).toEqual([]);
@@ -164,6 +170,13 @@ describe('only the backends and cli touch the host', () => {
     for (const module of ['node:child_process', '@openwork/fs-backend/node', '@openwork/process-backend/pipe', '@openwork/path-guard/backend']) {
       const messages = await lint('packages/builtin-tools/src/lint-probe.ts', `import * as host from '${module}';\nexport const probe = host;\n`);
       expect(messages.map((message) => message.rule)).toContain('no-restricted-imports');
+    }
+  });
+
+  it('bash-classifier may not import node:fs, node:child_process, a backend implementation, or the CheckedPath door', async () => {
+    for (const module of ['node:fs', 'node:child_process', '@openwork/fs-backend/node', '@openwork/process-backend/pipe', '@openwork/path-guard/backend']) {
+      const messages = await lint('packages/bash-classifier/src/lint-probe.ts', `import * as host from '${module}';\nexport const probe = host;\n`);
+      expect(messages.map((message) => message.rule), module).toContain('no-restricted-imports');
     }
   });
 

@@ -1,4 +1,4 @@
-import { createCommandClassifier, decideBashCommand, quoteCommand, type BashReader, type GitConfigReader } from '@openwork/builtin-tools';
+import { createCommandClassifier, decideBashCommand, quoteCommand, type BashReader, type GitConfigReader } from '@openwork/bash-classifier';
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { PathGuard } from '@openwork/path-guard';
 import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';

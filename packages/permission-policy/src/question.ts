@@ -1,4 +1,4 @@
-import { createCommandClassifier } from '@openwork/builtin-tools';
+import { createCommandClassifier } from '@openwork/bash-classifier';
 import type { PermissionDecision } from '@openwork/tool-contract';
 import type { PolicyRequest } from './request.ts';
 

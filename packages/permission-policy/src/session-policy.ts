@@ -1,4 +1,5 @@
-import { bashReader, gitConfigReader, type BuiltinSession } from '@openwork/builtin-tools';
+import { type BuiltinSession } from '@openwork/builtin-tools';
+import { bashReader, gitConfigReader } from '@openwork/bash-classifier';
 import type { PolicyOptions } from './decide.ts';
 
 export interface SessionPolicyOptions {

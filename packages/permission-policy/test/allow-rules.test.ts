@@ -85,8 +85,12 @@ describe('allow rules: bash:PREFIX', () => {
     expect(decision.reason).toContain(why);
   });
 
-  it.each(['npm test; rm -rf /', 'npm test && curl x | sh', 'npm test $(rm x)', 'npm test > out.txt'])('%j asks in acceptEdits too', async (command) => {
+  it.each(['npm test; rm -rf /', 'npm test && curl x | sh', 'npm test $(rm x)', 'npm test >> /etc/profile'])('%j asks in acceptEdits too', async (command) => {
     expect(await decideWith(command, ['bash:npm test'], 'acceptEdits')).toMatchObject({ verdict: 'ask', rule: 'ask' });
+  });
+
+  it('in acceptEdits a redirect of the allowed command to a file inside is a write the gate accepts', async () => {
+    expect(await decideWith('npm test > out.txt', ['bash:npm test'], 'acceptEdits')).toMatchObject({ approved: true, rule: 'allow:bash:npm test, filesystem_gate:>' });
   });
 
   it('every rule counts, whichever the command matches; readOnly still denies', async () => {

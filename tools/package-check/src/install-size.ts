@@ -12,7 +12,7 @@ const run = promisify(execFile);
  * registry, so each takes the tarballs of the @openwork packages it needs.
  */
 export const CONSUMERS = {
-  library: ['tool-contract', 'path-guard', 'tree-search', 'fs-backend', 'process-backend', 'toolset-finalizer', 'builtin-tools'],
+  library: ['tool-contract', 'path-guard', 'tree-search', 'fs-backend', 'process-backend', 'toolset-finalizer', 'bash-classifier', 'builtin-tools'],
   cli: PACKAGES,
 } as const satisfies Record<string, readonly PackageFolder[]>;
 

@@ -8,7 +8,7 @@ const run = promisify(execFile);
 const workspaceRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Every published package, in dependency order. */
-export const PACKAGES = ['tool-contract', 'path-guard', 'tree-search', 'fs-backend', 'process-backend', 'toolset-finalizer', 'builtin-tools', 'permission-policy', 'cli'] as const;
+export const PACKAGES = ['tool-contract', 'path-guard', 'tree-search', 'fs-backend', 'process-backend', 'toolset-finalizer', 'bash-classifier', 'builtin-tools', 'permission-policy', 'cli'] as const;
 
 export type PackageFolder = (typeof PACKAGES)[number];
 

@@ -13,13 +13,13 @@ const here = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => join(here, 'node_modules', '.bin', name);
 
 /** Entry points that are assets, not modules: attw has no types to find there. */
-const ASSET_ENTRYPOINTS: Readonly<Record<string, readonly string[]>> = { 'builtin-tools': ['./tree-sitter-bash.wasm'] };
+const ASSET_ENTRYPOINTS: Readonly<Record<string, readonly string[]>> = { 'bash-classifier': ['./tree-sitter-bash.wasm'] };
 
 let base: string;
 let tarballs: ReadonlyMap<string, string>;
 /** Every package installed: what a product running the command has. */
 let project: string;
-/** builtin-tools, fs-backend, process-backend and toolset-finalizer: what a product embedding the tools has. */
+/** builtin-tools, bash-classifier, fs-backend, process-backend and toolset-finalizer: what a product embedding the tools has. */
 let library: string;
 
 beforeAll(async () => {
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('the packages install from their tarballs', () => {
-  it('packs every package, with only dist/, README and LICENSE besides the manifest, and the bash grammar in builtin-tools', async () => {
+  it('packs every package, with only dist/, README and LICENSE besides the manifest, and the bash grammar in bash-classifier', async () => {
     expect([...tarballs.keys()].sort()).toEqual([...PACKAGES].sort());
     for (const [name, tarball] of tarballs) {
       const { stdout } = await run('tar', ['-tzf', tarball]);
@@ -46,7 +46,7 @@ describe('the packages install from their tarballs', () => {
       expect(files, name).toContain('package/LICENSE');
       expect(files, name).toContain('package/dist/index.js');
       expect(files, name).toContain('package/dist/index.d.ts');
-      const assets = name === 'builtin-tools' ? ['package/grammar/LICENSE', 'package/grammar/README.md', 'package/grammar/tree-sitter-bash.wasm'] : [];
+      const assets = name === 'bash-classifier' ? ['package/grammar/LICENSE', 'package/grammar/README.md', 'package/grammar/tree-sitter-bash.wasm'] : [];
       expect(files.filter((file) => !/^package\/(package\.json|README\.md|LICENSE|dist\/.*)$/.test(file)).sort(), name).toEqual(assets);
       expect(files.some((file) => file.endsWith('.test.js')), name).toBe(false);
     }
@@ -88,7 +88,7 @@ describe('the packages install from their tarballs', () => {
     const installedBin = join(project, 'node_modules', '@openwork', 'cli', 'dist', 'openwork-tools.js');
     const { stdout: text } = await run(process.execPath, [installedBin, 'call', 'read', '{"path":"consumer.mjs"}'], { cwd: project });
     expect(text).toContain('builtinTools');
-    // The bundle finds the bash grammar in the installed builtin-tools: the classifier allowed the command on its own.
+    // The bundle finds the bash grammar in the installed bash-classifier: the classifier allowed the command on its own.
     const { stdout: bash } = await run(process.execPath, [installedBin, 'call', 'bash', '{"command":"cat consumer.mjs | wc -l"}', '--json'], { cwd: project });
     expect(JSON.parse(bash)).toMatchObject({ status: 'ok', decision: { verdict: 'allow', rule: 'read_only:cat, read_only:wc' } });
     // No TypeScript loader in the installed tree.
@@ -107,7 +107,7 @@ describe('what an install brings (docs/benchmarks.md, "Install size")', () => {
 
   it('a product embedding the tools gets neither node-pty nor the tree-sitter-bash package, and stays under 35 MB', () => {
     const names = sizes.library.packages.map(nameOf);
-    expect(names).toEqual(expect.arrayContaining(['@openwork/builtin-tools', '@openwork/process-backend', 'web-tree-sitter']));
+    expect(names).toEqual(expect.arrayContaining(['@openwork/builtin-tools', '@openwork/bash-classifier', '@openwork/process-backend', 'web-tree-sitter']));
     expect(names).not.toContain('node-pty');
     expect(names).not.toContain('tree-sitter-bash');
     expect(sizes.library.diskBytes).toBeLessThan(35_000_000);
@@ -125,9 +125,9 @@ describe('what an install brings (docs/benchmarks.md, "Install size")', () => {
     expect(sizes.command.packages.map(nameOf)).not.toContain('tree-sitter-bash');
   });
 
-  it('the bash classifier loads its grammar from builtin-tools in the embedding install', async () => {
+  it('the bash classifier loads its grammar from bash-classifier in the embedding install', async () => {
     const script = [
-      "const { createCommandClassifier } = await import('@openwork/builtin-tools');",
+      "const { createCommandClassifier } = await import('@openwork/bash-classifier');",
       'const classifier = await createCommandClassifier();',
       "console.log(JSON.stringify(classifier.classify('cat a.txt | wc -l', { mode: 'default' })));",
     ].join('\n');

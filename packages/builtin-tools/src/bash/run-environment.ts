@@ -1,7 +1,5 @@
 import type { BuiltinSession } from '../session.ts';
-import { autoRunEnvironment } from './auto-run-environment.ts';
-import { pathOutsideRoots } from './command-path.ts';
-import { commandEnvironment } from './environment.ts';
+import { autoRunEnvironment, commandEnvironment, pathOutsideRoots } from '@openwork/bash-classifier';
 
 /**
  * The environment a bash command runs with (docs/security.md). One the

@@ -16,6 +16,8 @@ export interface SimpleCommand {
   readonly inputs: readonly Word[];
   /** Its redirections in the order bash applies them. */
   readonly redirections: readonly Redirection[];
+  /** Files its `>`, `>>`, `>|`, `&>` and `&>>` redirects write (`/dev/null` left out), each with the redirect's text. */
+  readonly outputs: readonly { readonly target: Word; readonly text: string }[];
 }
 
 export type SyntaxResult =
@@ -124,11 +126,45 @@ function redirectedStatement(node: Node, context: Context, out: Pending[]): void
       statement(child, context, out);
       return;
     }
-    if (child.type !== 'file_redirect') throw new Ask(reasonForNode(child.type));
+    if (child.type !== 'file_redirect' && child.type !== 'heredoc_redirect' && child.type !== 'herestring_redirect') throw new Ask(reasonForNode(child.type));
     const owner = out.at(-1);
     if (owner === undefined || out.length === first) throw new Ask('a redirect without a command is not classified');
     owner.nodes.push(child);
+    if (child.type === 'heredoc_redirect') heredocContinuation(child, context, out);
   });
+}
+
+/**
+ * What follows a here-document's delimiter on its line (`cat <<EOF > f && ls`,
+ * `cat <<EOF | grep x`): tree-sitter puts it inside the here-document's node;
+ * bash runs it after the command that reads the document.
+ */
+function heredocContinuation(node: Node, context: Context, out: Pending[]): void {
+  const ownerIndex = out.length - 1;
+  const owner = out[ownerIndex];
+  let operator: string | undefined;
+  node.children.forEach((child, index) => {
+    if (child === null || owner === undefined) return;
+    if (!child.isNamed && (child.type === '&&' || child.type === '||')) {
+      operator = child.type;
+      if (operator === '||') out[ownerIndex] = { ...owner, context: { ...owner.context, underOr: true } };
+    } else if (child.type === 'pipeline') {
+      out[ownerIndex] = { ...owner, context: { ...owner.context, inPipeline: true } };
+      for (const part of child.children) {
+        if (part === null || part.type === '|' || part.type === 'comment') continue;
+        if (!part.isNamed) throw new Ask(reasonForNode(part.type));
+        statement(part, { ...context, inPipeline: true }, out);
+      }
+    } else if (node.fieldNameForChild(index) === 'right') {
+      if (operator === undefined) throw new Ask('a command after a here-document is joined in a way that is not classified');
+      statement(child, { ...context, underOr: context.underOr || operator === '||' }, out);
+    }
+  });
+}
+
+/** The delimiter after quote removal, and whether any of it was quoted: a quoted delimiter makes the body plain text. */
+function heredocDelimiter(text: string): { readonly delimiter: string; readonly quoted: boolean } {
+  return { delimiter: text.replace(/['"\\]/g, ''), quoted: /['"\\]/.test(text) };
 }
 
 function simpleCommand(pending: Pending): SimpleCommand {
@@ -136,6 +172,22 @@ function simpleCommand(pending: Pending): SimpleCommand {
   const words: Word[] = [];
   const inputs: Word[] = [];
   const redirections: Redirection[] = [];
+  const outputs: { target: Word; text: string }[] = [];
+  const fileRedirect = (child: Node, next: Node | undefined) => {
+    const reading = readRedirect(child, descriptor, word);
+    descriptor = undefined;
+    if (isOutput(reading.redirection)) outputs.push({ target: reading.targetWord, text: child.text });
+    else {
+      const problem = redirectionProblem(reading.redirection, child.text);
+      if (problem !== undefined) throw new Ask(problem);
+    }
+    if (reading.redirection.operator === '<') inputs.push(reading.targetWord);
+    redirections.push(reading.redirection);
+    // The words after the target are the command's next arguments (`> f a b` runs the command with `a b`).
+    reading.trailing.forEach((argument, at) => {
+      words.push(commandWord(argument, reading.trailing[at + 1] ?? next, (number) => (descriptor = number)));
+    });
+  };
   let previousEnd: number | undefined;
   let previousType: string | undefined;
   let descriptor: number | undefined;
@@ -152,16 +204,16 @@ function simpleCommand(pending: Pending): SimpleCommand {
     previousType = child.type;
     const next = nodes[index + 1];
     if (child.type === 'file_redirect') {
-      const reading = readRedirect(child, descriptor, word);
-      descriptor = undefined;
-      const problem = redirectionProblem(reading.redirection, child.text);
-      if (problem !== undefined) throw new Ask(problem);
-      if (reading.redirection.operator === '<') inputs.push(reading.targetWord);
-      redirections.push(reading.redirection);
-      // The words after the target are the command's next arguments (`> f a b` runs the command with `a b`).
-      reading.trailing.forEach((argument, at) => {
-        words.push(commandWord(argument, reading.trailing[at + 1] ?? next, (number) => (descriptor = number)));
-      });
+      fileRedirect(child, next);
+    } else if (child.type === 'heredoc_redirect') {
+      if (descriptor !== undefined) throw new Ask('a here-document on a descriptor other than 0 is not classified');
+      hereDocument(child, redirections, fileRedirect);
+    } else if (child.type === 'herestring_redirect') {
+      if (descriptor !== undefined) throw new Ask('a here-string on a descriptor other than 0 is not classified');
+      const text = child.namedChildren[0];
+      if (child.namedChildCount !== 1 || text === null || text === undefined) throw new Ask('a here-string is not classified');
+      // Its word is checked as any other: a $, backtick or glob asks.
+      redirections.push({ descriptor: 0, operator: '<<<', target: word(text).value });
     } else if (child.type === 'command_name') {
       const name = child.namedChildren[0];
       if (name === null || name === undefined || child.namedChildCount !== 1) throw new Ask('the program name is not a plain word');
@@ -170,7 +222,40 @@ function simpleCommand(pending: Pending): SimpleCommand {
       words.push(commandWord(child, next, (number) => (descriptor = number)));
     }
   });
-  return { words: words.filter((each): each is Word => each !== DESCRIPTOR), ...context, inputs, redirections };
+  return { words: words.filter((each): each is Word => each !== DESCRIPTOR), ...context, inputs, redirections, outputs };
+}
+
+const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>']);
+
+/** A redirect that writes a file other than /dev/null: the gate checks its target in acceptEdits. */
+function isOutput(redirection: Redirection): boolean {
+  return OUTPUT_OPERATORS.has(redirection.operator) && redirection.target !== '/dev/null';
+}
+
+/**
+ * A here-document is data on standard input when bash expands nothing in
+ * it: its delimiter is quoted, or its body has no `$`, backtick or
+ * backslash. The redirects on its line are the command's own.
+ */
+function hereDocument(node: Node, redirections: Redirection[], fileRedirect: (child: Node, next: Node | undefined) => void): void {
+  let operator: string | undefined;
+  let start: { readonly delimiter: string; readonly quoted: boolean } | undefined;
+  const children = node.children;
+  for (const [index, child] of children.entries()) {
+    if (child === null) continue;
+    if (!child.isNamed && (child.type === '<<' || child.type === '<<-') && operator === undefined) operator = child.type;
+    else if (child.type === 'heredoc_start') start = heredocDelimiter(child.text);
+    else if (child.type === 'file_redirect') fileRedirect(child, undefined);
+    else if (child.type === 'heredoc_body') {
+      if (start === undefined) throw new Ask('a here-document without a delimiter is not classified');
+      if (!start.quoted && /[$`\\]/.test(child.text)) {
+        throw new Ask('an unquoted here-document whose body has a $, backtick or backslash is expanded when the shell runs; quote the delimiter (<<\'EOF\')');
+      }
+    } else if (child.type === 'heredoc_end' || child.type === 'pipeline' || child.type === '&&' || child.type === '||' || node.fieldNameForChild(index) === 'right') continue;
+    else throw new Ask(`${JSON.stringify(child.type)} in a here-document is not classified`);
+  }
+  if (operator === undefined || start === undefined) throw new Ask('a here-document is not classified');
+  redirections.push({ descriptor: 0, operator, target: start.delimiter });
 }
 
 /** Stands for a digit word that bash reads as a descriptor; dropped from the words. */

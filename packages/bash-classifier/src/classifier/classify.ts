@@ -5,14 +5,15 @@ import { git } from './git.ts';
 import { matchingAllowRule } from './allow-rules.ts';
 import { readOperand } from './reads.ts';
 import { rg } from './rg.ts';
-import { sed } from './sed.ts';
+import { editsInPlace, sed, sedInPlace } from './sed.ts';
 import { simplePrograms, withSpec } from './simple-programs.ts';
 import { readSyntax } from './syntax.ts';
 import type { SimpleCommand } from './syntax.ts';
 import type { ClassifyOptions, CommandClassification, GitInvocation, ParsedCommand, ReadPath } from './types.ts';
 import { refuse } from './verdict.ts';
 import type { ProgramCheck, ProgramVerdict } from './verdict.ts';
-import { firstGlob, globProblem, hasBraceExpansion, hasGlob, hasTildeExpansion } from './word.ts';
+import { firstGlob, globProblem, hasBraceExpansion, hasGlob, hasTildeExpansion, hasUnquotedTilde } from './word.ts';
+import type { Word } from './word.ts';
 
 /** The closed read-only list (docs/design.md §8): program → its check. */
 export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramCheck>> = Object.freeze({
@@ -60,6 +61,10 @@ function checkCommand(command: SimpleCommand, options: ClassifyOptions): Program
     if (problem !== undefined) return refuse(problem);
   }
   const program = name.value;
+  if (program === 'sed' && editsInPlace(args)) {
+    if (options.mode !== 'acceptEdits') return refuse('sed -i edits files in place; it runs on its own only in acceptEdits mode');
+    return sedInPlace(program, args);
+  }
   const readOnly = Object.hasOwn(READ_ONLY_PROGRAMS, program) ? READ_ONLY_PROGRAMS[program] : undefined;
   if (readOnly !== undefined) return readOnly(program, args);
   if (GATE_PROGRAMS.has(program)) {
@@ -67,6 +72,14 @@ function checkCommand(command: SimpleCommand, options: ClassifyOptions): Program
     return gate(program, args);
   }
   return refuse(`${program} is not on the read-only list${options.mode === 'acceptEdits' ? ' or the filesystem gate' : ''}`);
+}
+
+/** Why bash might write elsewhere than the redirect's word says: it expands a glob, a ~ or braces in the target. */
+function outputProblem(target: Word): string | undefined {
+  if (target.value === '') return 'an empty target is not classified';
+  if (hasGlob(target)) return 'a glob in the target is only known when the shell runs';
+  if (hasUnquotedTilde(target) || hasBraceExpansion(target)) return 'a ~ or brace in the target is only known when the shell runs; write the path out';
+  return undefined;
 }
 
 /** The first control character other than tab and newline (CR, VT, FF…), which tree-sitter reads as a blank and bash does not. */
@@ -188,7 +201,7 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
         for (const read of reads) {
           const located = fromBase(base, read.path, 'the path');
           if ('problem' in located) return refused(located.problem);
-          readPaths.push(read.glob === true ? { path: located.path, glob: true } : { path: located.path });
+          readPaths.push({ path: located.path, ...(read.glob === true ? { glob: true } : {}), ...(read.walk === true ? { walk: true } : {}) });
         }
         if (verdict.git !== undefined) {
           const located = fromBase(base, verdict.git.directory, 'git -C');
@@ -200,6 +213,22 @@ export function classifyTree(parser: Parser, command: string, options: ClassifyO
           if ('problem' in located) return refused(located.problem);
           jqPrograms.push(located.path);
         }
+      }
+      if (simple.outputs.length > 0) {
+        if (options.mode !== 'acceptEdits') {
+          const first = simple.outputs[0]?.text ?? '';
+          return refused(`the redirect ${JSON.stringify(first.slice(0, 60))} may write a file; it runs on its own only in acceptEdits mode, where the gate checks its target`);
+        }
+        if (copiedOrMoved) return refused('a redirect after a cp or mv in the same line may write through what that one just made; run them one at a time');
+        for (const output of simple.outputs) {
+          const problem = outputProblem(output.target);
+          if (problem !== undefined) return refused(`the redirect ${JSON.stringify(output.text.slice(0, 60))}: ${problem}`);
+          const located = fromBase('.', output.target.value, 'the redirect target');
+          if ('problem' in located) return refused(located.problem);
+          writePaths.push(located.path);
+        }
+        usesGate = true;
+        if (!rules.includes('filesystem_gate:>')) rules.push('filesystem_gate:>');
       }
       if (verdict.writePaths !== undefined) {
         // Every path is checked against the tree as it is before the line runs: a cp or mv may put a symlink (copied as one)

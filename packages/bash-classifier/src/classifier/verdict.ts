@@ -5,6 +5,8 @@ export interface ReadOperand {
   readonly path: string;
   /** The last component is a glob: `path` is the directory it lists, whose entries are checked too. */
   readonly glob?: boolean;
+  /** The program walks the tree under it following every symlink (`grep -R`): each one there must lead inside the roots. */
+  readonly walk?: boolean;
 }
 
 /** What one table entry says about one simple command. */

@@ -13,7 +13,7 @@ let loading: Promise<Parser> | undefined;
  * file, so that a bundle of this code (the CLI's command is one) still
  * finds it in node_modules.
  */
-const GRAMMAR = '@openwork/builtin-tools/tree-sitter-bash.wasm';
+const GRAMMAR = '@openwork/bash-classifier/tree-sitter-bash.wasm';
 
 /** Loads the tree-sitter bash grammar once per process (WebAssembly, no native build). */
 function bashParser(): Promise<Parser> {

@@ -5,7 +5,8 @@ import type { ReadSpec } from './reads.ts';
 import { hasGlob } from './word.ts';
 import { jq } from './jq.ts';
 import { refuse } from './verdict.ts';
-import type { ProgramCheck } from './verdict.ts';
+import type { ProgramCheck, ProgramVerdict } from './verdict.ts';
+import type { Word } from './word.ts';
 
 export interface CheckOptions {
   /** A further look at the scanned flags: a reason to ask, or undefined. */
@@ -54,22 +55,36 @@ function noGlobs(check: ProgramCheck): ProgramCheck {
 }
 
 const grepSpec: OptionSpec = {
-  short: 'EFGPiywxvczLlobqsnHhTZaIrU',
+  short: 'EFGPiywxvczLlobqsnHhTZaIrRU',
   shortValue: 'efmABCdD',
   numeric: true,
   long: [
     'extended-regexp', 'fixed-strings', 'basic-regexp', 'perl-regexp', 'ignore-case', 'no-ignore-case', 'word-regexp',
     'line-regexp', 'null-data', 'no-messages', 'invert-match', 'version', 'help', 'byte-offset', 'line-number',
     'no-line-number', 'line-buffered', 'with-filename', 'no-filename', 'only-matching', 'quiet', 'silent', 'text',
-    'recursive', 'files-without-match', 'files-with-matches', 'count', 'initial-tab', 'null',
+    'recursive', 'dereference-recursive', 'files-without-match', 'files-with-matches', 'count', 'initial-tab', 'null',
   ],
   longValue: [
     'regexp', 'file', 'max-count', 'label', 'binary-files', 'directories', 'devices', 'include', 'exclude',
     'exclude-from', 'exclude-dir', 'before-context', 'after-context', 'context',
   ],
   longOptional: ['color', 'colour'],
-  denied: { '-R': `grep -R ${FOLLOWS}`, '--dereference-recursive': `grep --dereference-recursive ${FOLLOWS}` },
 };
+
+/**
+ * grep -R follows every symlink it meets while it walks: each path it reads
+ * is marked for a walk, in which every symlink under it must lead inside the
+ * roots (decideBashCommand checks that on the disk).
+ */
+function grepCheck(program: string, args: readonly Word[]): ProgramVerdict {
+  const verdict = withSpec(grepSpec, { reads: grepReads })(program, args);
+  if (!verdict.ok) return verdict;
+  const scan = scanOptions(program, args.map((arg) => arg.value), grepSpec);
+  if (!scan.ok || !scan.options.some((option) => option.name === '-R' || option.name === '--dereference-recursive')) return verdict;
+  const reads = verdict.readPaths ?? [];
+  const walked = (reads.length === 0 ? [{ path: '.' }] : reads).map((read) => ({ ...read, walk: true }));
+  return { ...verdict, readPaths: walked };
+}
 
 const grepReads: ReadSpec = { operands: 'afterPattern', patternFlags: ['-e', '--regexp', '-f', '--file'], fileValues: ['-f', '--file', '--exclude-from'] };
 
@@ -236,9 +251,9 @@ export const simplePrograms: Readonly<Record<string, ProgramCheck>> = {
   }),
   cmp: withSpec({ short: 'bls', shortValue: 'in', long: ['print-bytes', 'verbose', 'quiet', 'silent', 'help', 'version'], longValue: ['ignore-initial', 'bytes'] }, { reads: FILES }),
   comm: withSpec({ short: '123z', long: ['check-order', 'nocheck-order', 'total', 'zero-terminated', 'help', 'version'], longValue: ['output-delimiter'] }, { reads: FILES }),
-  grep: withSpec(grepSpec, { reads: grepReads }),
-  egrep: withSpec(grepSpec, { reads: grepReads }),
-  fgrep: withSpec(grepSpec, { reads: grepReads }),
+  grep: grepCheck,
+  egrep: grepCheck,
+  fgrep: grepCheck,
   jq,
   od: withSpec({
     short: 'bcdfilosxv',

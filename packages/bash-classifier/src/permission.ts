@@ -84,6 +84,51 @@ async function fromWorkdir(
 }
 
 
+/** The most directories a walk looks at before it asks: a tree that large is searched with the grep tool. */
+const MAX_WALKED_DIRECTORIES = 2_000;
+
+/**
+ * A program that follows every symlink while it walks (`grep -R`) stays in
+ * the roots when every symlink under the start leads inside them; one that
+ * leads to a directory is walked too, as the program will.
+ */
+async function walkProblem(
+  start: string,
+  resolve: (path: string) => Promise<CheckedPath | string | undefined>,
+  options: BashDecisionOptions,
+): Promise<string | undefined> {
+  const filesystem = options.filesystem;
+  if (filesystem === undefined) return `the walk under ${start} follows symlinks, and its directories were not listed`;
+  const signal = options.signal === undefined ? {} : { signal: options.signal };
+  const pending = [start];
+  let walked = 0;
+  for (let directory = pending.pop(); directory !== undefined; directory = pending.pop()) {
+    walked += 1;
+    if (walked > MAX_WALKED_DIRECTORIES) return `the walk under ${start} follows symlinks through more than ${MAX_WALKED_DIRECTORIES} directories, too many to check first; use the grep tool, or grep -r`;
+    const checked = await resolve(directory);
+    if (typeof checked === 'string') return `${checked}; grep -R under ${start} follows a symlink to it`;
+    if (checked === undefined) continue;
+    let entries;
+    try {
+      entries = await filesystem.readDirectory(checked, { ...signal });
+    } catch (error) {
+      if (!isToolError(error)) throw error;
+      continue;
+    }
+    for (const entry of entries) {
+      const path = `${directory === '/' ? '' : directory}/${entry.name}`;
+      if (entry.kind === 'directory') pending.push(path);
+      if (entry.kind !== 'symlink') continue;
+      const through = await resolve(path);
+      if (typeof through === 'string') return `${through}; grep -R under ${start} follows the symlink`;
+      if (through === undefined) continue;
+      const info = await filesystem.stat(through, { ...signal }).catch(() => undefined);
+      if (info?.kind === 'directory') pending.push(path);
+    }
+  }
+  return undefined;
+}
+
 async function checkReads(paths: PathGuard, classification: CommandClassification, options: BashDecisionOptions): Promise<string | undefined> {
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const resolve = async (path: string): Promise<CheckedPath | string | undefined> => {
@@ -97,6 +142,10 @@ async function checkReads(paths: PathGuard, classification: CommandClassificatio
   for (const read of classification.readPaths) {
     const checked = await resolve(read.path);
     if (typeof checked === 'string') return checked;
+    if (read.walk === true && checked !== undefined) {
+      const problem = await walkProblem(read.path, resolve, options);
+      if (problem !== undefined) return problem;
+    }
     if (read.glob !== true || checked === undefined) continue;
     if (options.filesystem === undefined) return `the glob in ${read.path} may expand to a symlink that leads outside the roots`;
     let entries;

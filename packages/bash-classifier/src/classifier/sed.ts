@@ -2,7 +2,8 @@ import { scanOptions } from './options.ts';
 import { readOperand } from './reads.ts';
 import { refuse } from './verdict.ts';
 import { hasGlob } from './word.ts';
-import type { ProgramCheck, ReadOperand } from './verdict.ts';
+import type { ProgramCheck, ProgramVerdict, ReadOperand } from './verdict.ts';
+import type { Word } from './word.ts';
 
 const SPEC = {
   short: 'nrEsuz',
@@ -96,6 +97,9 @@ export function sedScriptProblem(script: string): string | undefined {
       return `sed ${command} reads a file into the output`;
     } else if (command === 'e') {
       return 'sed e runs a command';
+    } else if (command === 'a' || command === 'i' || command === 'c') {
+      // Text to add: data up to an unescaped line end (`a\` and a continued line included), never a file or a command.
+      while (position < script.length && at() !== '\n') position += at() === '\\' ? 2 : 1;
     } else if (command === 'q' || command === 'Q' || command === 'l') {
       while (/[0-9]/.test(at())) position += 1;
     } else if (!PLAIN_COMMANDS.has(command)) {
@@ -107,7 +111,43 @@ export function sedScriptProblem(script: string): string | undefined {
 }
 
 /** sed that prints: no -i, no script file, and a script without w/r/e commands. */
-export const sed: ProgramCheck = (program, args) => {
+export const sed: ProgramCheck = (program, args) => sedCheck(program, args, undefined);
+
+/** `-i`, `-iSUFFIX`, `--in-place`, `--in-place=SUFFIX`: the backup suffix, empty for none; undefined for any other word. */
+function inPlaceSuffix(word: string): string | undefined {
+  const long = /^--in-place(?:=(.*))?$/s.exec(word);
+  if (long !== null) return long[1] ?? '';
+  const short = /^-i(.*)$/s.exec(word);
+  return short === null ? undefined : (short[1] ?? '');
+}
+
+/** Is this a sed that edits in place (an `-i` option before any `--`)? */
+export function editsInPlace(args: readonly Word[]): boolean {
+  const end = args.findIndex((arg) => arg.value === '--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => inPlaceSuffix(arg.value) !== undefined);
+}
+
+/**
+ * sed -i, on the acceptEdits gate: the same script checks as a printing sed,
+ * and each file operand (and its backup, with a suffix) is a write the gate
+ * checks. sed replaces each file by a new one, never writing through a symlink.
+ */
+export const sedInPlace: ProgramCheck = (program, args) => {
+  const end = args.findIndex((arg) => arg.value === '--');
+  const suffixes: string[] = [];
+  const rest = args.filter((arg, index) => {
+    const suffix = end !== -1 && index >= end ? undefined : inPlaceSuffix(arg.value);
+    if (suffix !== undefined) suffixes.push(suffix);
+    return suffix === undefined;
+  });
+  const [suffix, ...others] = suffixes;
+  if (suffix === undefined) return refuse('sed without -i is not an in-place edit');
+  if (others.some((other) => other !== suffix)) return refuse('sed -i given twice with different suffixes is not classified');
+  if (/[*/]/.test(suffix)) return refuse('sed -i with a * or / in the backup suffix writes where the suffix says, which is not classified');
+  return sedCheck(program, rest, suffix);
+};
+
+function sedCheck(program: string, args: readonly Word[], inPlace: string | undefined): ProgramVerdict {
   const scan = scanOptions(
     program,
     args.map((arg) => arg.value),
@@ -138,5 +178,9 @@ export const sed: ProgramCheck = (program, args) => {
     if (!operand.ok) return refuse(operand.reason);
     reads.push(...operand.paths);
   }
-  return { ok: true, rule: `read_only:${program}`, readPaths: reads };
-};
+  if (inPlace === undefined) return { ok: true, rule: `read_only:${program}`, readPaths: reads };
+  if (reads.length === 0) return refuse('sed -i without a file is not classified');
+  if (reads.some((read) => read.glob === true)) return refuse('sed -i with a glob edits files only known when the shell runs');
+  const writes = reads.map((read) => read.path);
+  return { ok: true, rule: `filesystem_gate:${program} -i`, readPaths: reads, writePaths: inPlace === '' ? writes : [...writes, ...writes.map((path) => `${path}${inPlace}`)] };
+}

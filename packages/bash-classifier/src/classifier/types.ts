@@ -42,6 +42,8 @@ export interface CommandClassification {
 export interface ReadPath {
   readonly path: string;
   readonly glob?: boolean;
+  /** The program follows every symlink under it while it walks (`grep -R`). */
+  readonly walk?: boolean;
 }
 
 export interface GitInvocation {

@@ -1,0 +1,33 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { beyondLabel, decideCorpus, loadCorpus, type CorpusResult } from './corpus/corpus.ts';
+import { headline } from './corpus/report.ts';
+
+/**
+ * The commands real coding agents ran, each with the label of what it does
+ * (test/corpus/README.md), decided as the permission policy decides them in
+ * a fresh repository. `pnpm bench:commands` prints the rates in full.
+ */
+let results: CorpusResult[];
+
+beforeAll(async () => {
+  results = await decideCorpus(await loadCorpus());
+}, 600_000);
+
+describe('the command corpus', () => {
+  it('lets no command run beyond its label, in either mode', () => {
+    const beyond = results.filter((result) => beyondLabel(result).length > 0).map((result) => `${result.entry.label}: ${result.entry.command}`);
+    expect(beyond).toEqual([]);
+  });
+
+  it('holds the rates it reached: reads run in default mode, writes inside in acceptEdits', () => {
+    const { read, writeInside } = headline(results);
+    expect(read).toBeGreaterThanOrEqual(0.97);
+    expect(writeInside).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('asks for every hard case in default mode: each is the dangerous neighbour of a form that runs on its own', () => {
+    const hard = results.filter((result) => result.entry.source === 'hard case');
+    expect(hard.length).toBeGreaterThan(30);
+    expect(hard.filter((result) => result.default.verdict === 'allow').map((result) => result.entry.command)).toEqual([]);
+  });
+});
