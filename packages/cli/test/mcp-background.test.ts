@@ -16,7 +16,7 @@ import { scopeOpener } from '../src/mcp/scope.ts';
 import { createToolServer } from '../src/mcp/tool-server.ts';
 import { commandLineRoots, createHost, type CommandHost } from '../src/session.ts';
 import { createRegistry } from '../src/toolset.ts';
-import { commandBundle } from './command.ts';
+import { commandBundle, runInProcess } from './command.ts';
 import { markerRunning, PATIENCE_MS, until } from './live-processes.ts';
 
 let base: string;
@@ -296,7 +296,7 @@ describe('background commands and the end of the server process', () => {
     return { child, exited, send };
   }
 
-  it.each([['stdin closing', 0], ['SIGTERM', 143]] as const)('%s ends every background command, a setsid child included', async (how, status, context) => {
+  it.for([['stdin closing', 0], ['SIGTERM', 143]] as const)('%s ends every background command, a setsid child included', async ([how, status], context) => {
     const report = await detectContainment();
     if (report.kind !== 'cgroup') context.skip(`no usable cgroup here: ${report.reason}`);
     const marker = `MARKER-${randomInt(1_000_000_000)}`;
@@ -311,5 +311,30 @@ describe('background commands and the end of the server process', () => {
     else server.child.stdin.end();
     expect(await server.exited).toBe(status);
     expect(await markerRunning(marker)).toBe(false);
+  });
+});
+
+describe('background commands without a session', () => {
+  it('a one-shot call with runInBackground is invalid_input, and nothing runs', async () => {
+    const marker = `MARKER-${randomInt(1_000_000_000)}`;
+    const run = await runInProcess(['call', 'bash', JSON.stringify({ command: `sleep 600; : ${marker}`, runInBackground: true }), '--yes', '--json'], { cwd: ws });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'error', error: { kind: 'invalid_input' } });
+    expect(await markerRunning(marker)).toBe(false);
+  });
+
+  it('asks a person before a tty command, saying that what is typed later is not checked', async () => {
+    const options = parseArgs(['mcp', '--cwd', ws, '--allow', 'bash:cat']);
+    const host = await createHost(options, { background: true });
+    const questions: string[] = [];
+    try {
+      const scope = await scopeOpener(host, options, undefined, { ask: (ask) => (questions.push(ask.question), Promise.resolve('refused' as const)), question: undefined }, () => {})(commandLineRoots(options));
+      const result = await scope.toolset.call('bash', { command: 'cat', runInBackground: true, tty: true }, { callId: 'tty', signal: new AbortController().signal }, { authorize: scope.authorize });
+      expect(result.status).toBe('denied');
+      expect(questions).toHaveLength(1);
+      expect(questions[0]).toContain('input written to it later with bash_write is not checked');
+    } finally {
+      await host.dispose();
+    }
   });
 });

@@ -11,4 +11,4 @@ export function sessionBackground(session: BuiltinSession): BackgroundCommands {
 }
 
 /** What the companions of bash declare: they act on a command this session already started, which was decided then. */
-export const NO_NEW_EFFECT = Object.freeze({ kind: 'read' as const, paths: Object.freeze([]) as readonly string[] });
+export const NO_NEW_EFFECT: { readonly kind: 'read'; readonly paths: readonly string[] } = Object.freeze({ kind: 'read', paths: Object.freeze([]) });

@@ -64,7 +64,8 @@ export async function startBackground(session: BuiltinSession, start: Background
     entry.kill();
     await entry.done;
     background.collect(entry.id);
-    if (entry.failure !== undefined) throw entry.failure;
+    const failure = entry.failure;
+    if (failure !== undefined) throw failure instanceof Error ? failure : new Error('the command could not start');
     throw new ToolError('cancelled', 'the call was cancelled while the command started; it was ended');
   }
   returned = true;
