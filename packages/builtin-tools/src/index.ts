@@ -1,5 +1,15 @@
 export { bashTool } from './bash/bash.ts';
 export type { BashData } from './bash/bash.ts';
+export { BackgroundCommands } from './bash/background/background-commands.ts';
+export { DEFAULT_BACKGROUND_OPTIONS } from './bash/background/background-commands.ts';
+export type { BackgroundOptions } from './bash/background/background-commands.ts';
+export type { BackgroundStatus } from './bash/background/background-command.ts';
+export { bashKillTool } from './bash-kill/bash-kill.ts';
+export type { BashKillData } from './bash-kill/bash-kill.ts';
+export { bashOutputTool } from './bash-output/bash-output.ts';
+export type { BashOutputData } from './bash-output/bash-output.ts';
+export { bashWriteTool } from './bash-write/bash-write.ts';
+export type { BashWriteData } from './bash-write/bash-write.ts';
 export { descriptions } from './descriptions.generated.ts';
 export { editTool } from './edit/edit.ts';
 export type { EditData } from './edit/edit.ts';

@@ -2,6 +2,7 @@ import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { PathGuard } from '@openwork/path-guard';
 import type { ProcessBackend } from '@openwork/process-backend';
 import type { FileChangeArtifact, ToolSessionContext } from '@openwork/tool-contract';
+import type { BackgroundCommands } from './bash/background/background-commands.ts';
 import type { ChangeQueue } from './shared/change-queue.ts';
 import type { ReadLedger } from './shared/read-ledger.ts';
 
@@ -83,4 +84,10 @@ export interface BuiltinSession extends ToolSessionContext {
    * approval gets none (docs/security.md).
    */
   readonly passThroughEnvironment?: readonly string[];
+  /**
+   * bash `runInBackground`: the session's background commands. Absent (a
+   * one-shot call), runInBackground is refused; whoever makes it disposes
+   * it when the session ends, which ends every command it holds.
+   */
+  readonly background?: BackgroundCommands;
 }

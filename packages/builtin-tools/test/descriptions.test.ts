@@ -18,7 +18,8 @@ describe('tool descriptions', () => {
 
   it('every built-in tool advertises its Markdown description, and the definitions are pinned', () => {
     const definitions = builtinTools().map((tool) => tool.definition);
-    for (const definition of definitions) expect(definition.description).toBe(descriptions[definition.name as keyof typeof descriptions]);
+    // A tool's description lives in the folder of its name, in kebab case (bash_output: bash-output).
+    for (const definition of definitions) expect(definition.description).toBe(descriptions[definition.name.replaceAll('_', '-') as keyof typeof descriptions]);
     expect(definitions.map(({ name, id, risk, inputSchema }) => ({ name, id, risk, inputSchema }))).toMatchSnapshot();
   });
 });

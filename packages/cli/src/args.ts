@@ -22,6 +22,10 @@ export interface CliOptions {
   readonly timeoutMs: number | undefined;
   /** `--memory-limit SIZE`: each bash command's own memory limit, in bytes, where the host has the memory controller. */
   readonly memoryLimitBytes: number | undefined;
+  /** `mcp --max-background N`: background commands a session may hold at once (default 8). */
+  readonly maxBackground: number | undefined;
+  /** `mcp --background-buffer SIZE`: unread bytes kept per stream of a background command, head and tail together (default 1M). */
+  readonly backgroundBufferBytes: number | undefined;
   readonly json: boolean;
   readonly artifacts: string | undefined;
   readonly changes: readonly string[];
@@ -52,7 +56,7 @@ export interface TerminalOptions {
 }
 
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
-const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project', '--pass-env', '--memory-limit']);
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project', '--pass-env', '--memory-limit', '--max-background', '--background-buffer']);
 const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
@@ -124,6 +128,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     passEnv: (values.get('--pass-env') ?? []).map(passEnvName),
     timeoutMs,
     memoryLimitBytes: byteSize('--memory-limit', single('--memory-limit')),
+    maxBackground: positiveCount('--max-background', single('--max-background')),
+    backgroundBufferBytes: byteSize('--background-buffer', single('--background-buffer'), { bytes: 1024, text: '1K' }),
     json: flags.has('--json'),
     artifacts: single('--artifacts'),
     changes: values.get('--change') ?? [],
@@ -136,15 +142,22 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   };
 }
 
+function positiveCount(name: string, given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const count = Number(given);
+  if (!Number.isSafeInteger(count) || count <= 0) throw new UsageError(`${name} must be a positive integer, not ${JSON.stringify(given)}`);
+  return count;
+}
+
 const BYTE_UNITS: Readonly<Record<string, number>> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
 
 /** A size in bytes, with an optional K, M or G (powers of 1024): `64M`. */
-function byteSize(flag: string, given: string | undefined): number | undefined {
+/** A size in bytes, or with K, M or G; by default at least 4M, below which bash itself cannot start. */
+function byteSize(flag: string, given: string | undefined, least: { readonly bytes: number; readonly text: string } = { bytes: 4 * 1024 ** 2, text: '4M' }): number | undefined {
   if (given === undefined) return undefined;
   const parts = /^(\d+)([KMG]?)$/i.exec(given);
   const bytes = parts === null ? Number.NaN : Number(parts[1]) * (BYTE_UNITS[(parts[2] ?? '').toUpperCase()] ?? Number.NaN);
-  // Below a few MiB bash itself cannot start.
-  if (!Number.isSafeInteger(bytes) || bytes < 4 * 1024 ** 2) throw new UsageError(`${flag} takes a size of at least 4M, in bytes or with K, M or G (${flag} 512M), not ${JSON.stringify(given)}`);
+  if (!Number.isSafeInteger(bytes) || bytes < least.bytes) throw new UsageError(`${flag} takes a size of at least ${least.text}, in bytes or with K, M or G (${flag} 512M), not ${JSON.stringify(given)}`);
   return bytes;
 }
 
@@ -222,6 +235,8 @@ function defaults(): CliOptions {
     passEnv: [],
     timeoutMs: undefined,
     memoryLimitBytes: undefined,
+    maxBackground: undefined,
+    backgroundBufferBytes: undefined,
     json: false,
     artifacts: undefined,
     changes: [],

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { ChangeQueue, DEFAULT_LIMITS, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
+import { BackgroundCommands, ChangeQueue, DEFAULT_LIMITS, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
 import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
 import { passThroughVariables } from '@openwork/permission-policy';
@@ -29,6 +29,8 @@ export interface CommandHost {
   /** Where the policy reads git's configuration: always pipes, whose output it can parse. */
   readonly gitProcesses: ProcessBackend;
   readonly environment: Readonly<Record<string, string>>;
+  /** The background commands of a server's session (bash `runInBackground`); a one-shot command has none. */
+  readonly background?: BackgroundCommands;
   /** Ends every command still running (docs/design.md §5) and stops the file system's worker threads. */
   readonly dispose: () => Promise<void>;
 }
@@ -51,7 +53,12 @@ function skillsRoot(options: CliOptions): string | undefined {
   return existsSync(fallback) ? fallback : undefined;
 }
 
-export async function createHost(options: CliOptions): Promise<CommandHost> {
+export interface HostOptions {
+  /** Keeps background commands (the MCP server's sessions); they end with the host. */
+  readonly background?: boolean;
+}
+
+export async function createHost(options: CliOptions, hostOptions: HostOptions = {}): Promise<CommandHost> {
   const pipes = new PipeProcessBackend();
   let processes: ProcessBackend = pipes;
   if (options.pty !== undefined) {
@@ -61,16 +68,40 @@ export async function createHost(options: CliOptions): Promise<CommandHost> {
   }
   const environment = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const backends = processes === pipes ? [pipes] : [processes, pipes];
+  // bash `tty`: the pty backend, loaded at the first terminal command (the --pty one when there is one).
+  let terminal: Promise<ProcessBackend> | undefined;
+  const openTerminal = (): Promise<ProcessBackend> =>
+    (terminal ??=
+      processes !== pipes
+        ? Promise.resolve(processes)
+        : import('@openwork/process-backend/pty').then(({ PtyProcessBackend }) => {
+            const pty = new PtyProcessBackend();
+            backends.push(pty);
+            return pty;
+          }));
+  const background = hostOptions.background === true ? new BackgroundCommands({ ...backgroundLimits(options), terminal: openTerminal }) : undefined;
   const filesystem = new NodeFileSystem();
   return {
     filesystem,
     processes,
     gitProcesses: pipes,
     environment,
+    ...(background === undefined ? {} : { background }),
     dispose: async () => {
+      // docs/design.md §5: every background command, with all it started, ends with the session.
+      await background?.dispose();
+      await terminal?.catch(() => undefined);
       // The file system's search workers are the host's too: an HTTP session closed must not leave its threads running.
       await Promise.all([...backends.map((backend) => backend.dispose()), filesystem.close()]);
     },
+  };
+}
+
+/** `--max-background` and `--background-buffer`, over the defaults. */
+function backgroundLimits(options: CliOptions): { maxCommands?: number; headBytes?: number; tailBytes?: number } {
+  return {
+    ...(options.maxBackground === undefined ? {} : { maxCommands: options.maxBackground }),
+    ...(options.backgroundBufferBytes === undefined ? {} : { headBytes: Math.floor(options.backgroundBufferBytes / 2), tailBytes: Math.ceil(options.backgroundBufferBytes / 2) }),
   };
 }
 
@@ -99,6 +130,7 @@ export async function openSession(host: CommandHost, options: CliOptions, roots:
     processes: host.processes,
     limits: options.memoryLimitBytes === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, maxMemoryBytes: options.memoryLimitBytes },
     passThroughEnvironment: await passThrough(options),
+    ...(host.background === undefined ? {} : { background: host.background }),
     // Keyed by each file's canonical path: a read through a symlink and an edit of the real name share one history.
     readLedger: new ReadLedger(),
     // docs/design.md §10: the MCP server serves calls concurrently; write and edit of one session take one line.

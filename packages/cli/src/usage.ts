@@ -39,6 +39,8 @@ const FLAGS: readonly Flag[] = [
   },
   { usage: '--timeout-ms N', meaning: 'deadline of each call, in milliseconds', on: RUNNING },
   { usage: '--memory-limit SIZE', meaning: "each bash command's own memory limit (512M, 2G), where the host has a memory cgroup; default a quarter of what the session's commands share, at most 4G", on: RUNNING },
+  { usage: '--max-background N', meaning: 'background commands (bash runInBackground) a session may hold at once; default 8', on: ['mcp'] },
+  { usage: '--background-buffer SIZE', meaning: 'unread output kept per stream of a background command, start and end together (256K, 4M); default 1M', on: ['mcp'] },
   { usage: '--json', meaning: 'print JSON: the definitions, the ToolResult, the undo report or the host report', on: ['tools', 'call', 'undo', 'doctor'] },
   { usage: '--artifacts FILE', meaning: 'call, mcp: append each change (with its original) to FILE, for undo; undo: the journal to undo from', on: ['call', 'undo', 'mcp'] },
   { usage: '--change ID', meaning: 'undo only this change (repeatable); default: every change, newest first', on: ['undo'] },

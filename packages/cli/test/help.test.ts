@@ -45,7 +45,7 @@ describe('help and version', () => {
     const schema = /INPUT, a JSON object of this schema:\n(\{[\s\S]*?\n\})\n/.exec(help.stdout)?.[1];
     expect(JSON.parse(schema ?? 'null')).toMatchObject({ type: 'object', required: ['path'], properties: { path: { type: 'string' } } });
     const unknown = await run(['call', 'nope', '--help']);
-    expect([unknown.code, unknown.stderr]).toEqual([2, 'openwork-tools: there is no tool named "nope"; the tools are read, write, edit, grep, glob, list, bash\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'openwork-tools: there is no tool named "nope"; the tools are read, write, edit, grep, glob, list, bash, bash_output, bash_kill, bash_write\n']);
   });
 
   it('INPUT that is not JSON is one line with a call that would work', async () => {

@@ -88,7 +88,7 @@ describe('the README works from a fresh clone', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash']);
+      expect(tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash', 'bash_output', 'bash_kill', 'bash_write']);
       const result = (await client.callTool({ name: 'read', arguments: { path: 'README.md' } })) as CallToolResult;
       expect(result.structuredContent).toMatchObject({ path: 'README.md', content: '# a project\n\nwith a README\nof four lines\n' });
     } finally {

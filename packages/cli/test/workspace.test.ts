@@ -33,7 +33,7 @@ describe('the workspace', () => {
     for (const name of await readdir(packages)) {
       const index = await readFile(join(packages, name, 'src/index.ts'), 'utf8');
       for (const line of index.split('\n').filter((text) => text.trim() !== '')) {
-        expect(line, `${name}: ${line}`).toMatch(/^export (type )?\{ [A-Za-z_]+ \} from '\.\/[\w./-]+\.ts';$/);
+        expect(line, `${name}: ${line}`).toMatch(/^export (type )?\{ [A-Za-z_][A-Za-z0-9_]* \} from '\.\/[\w./-]+\.ts';$/);
       }
     }
   });

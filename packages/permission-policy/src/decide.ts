@@ -61,6 +61,10 @@ export async function decide(request: PolicyRequest, options: PolicyOptions): Pr
     }
     case 'execute':
       if (options.mode === 'readOnly') return { verdict: 'deny', reason: `${name} runs ${quoteCommand(effect.command)}, and readOnly mode runs no program`, rule: 'readOnly' };
+      // What is typed into a terminal later is never classified: neither the classifier nor an allow rule can let it run, only a person.
+      if (effect.terminal === true) {
+        return { verdict: 'ask', reason: `${name} runs ${quoteCommand(effect.command)} on a terminal; input written to it later with bash_write is not checked`, rule: 'ask' };
+      }
       if (options.classifyCommand) return options.classifyCommand(effect, options.mode);
       if (options.paths) {
         return decideBashCommand(await createCommandClassifier(), options.paths, effect, options.mode, {

@@ -51,6 +51,13 @@ export interface SpawnRequest {
    * outlive the command.
    */
   readonly scratchDirectory?: boolean;
+  /**
+   * pty backend only: called once the terminal is open with a function that
+   * types into it (answers to prompts, a REPL line, `\u0003` for Ctrl-C);
+   * the terminal's input then stays open instead of getting an end-of-file
+   * at the start. Writes after the command has ended are dropped and return false.
+   */
+  readonly terminalInput?: (write: (data: string) => boolean) => void;
 }
 
 export interface ProcessExit {

@@ -35,6 +35,8 @@ export interface DynTool<Session extends ToolSessionContext = ToolSessionContext
   readonly definition: ToolDefinition;
   /** Validates the JSON input and declares the call's effect, running nothing. */
   readonly prepare: (session: Session, input: unknown, callId: string) => PreparedCall | ErrorToolResult;
+  /** The name of the tool without which a toolset leaves this one out. */
+  readonly accompanies?: string;
 }
 
 /**
@@ -78,6 +80,7 @@ export function adaptTool<Input extends TObject, Output, Session extends ToolSes
 
   return Object.freeze({
     definition,
+    ...(tool.accompanies === undefined ? {} : { accompanies: tool.accompanies }),
     prepare(session: Session, input: unknown, callId: string): PreparedCall | ErrorToolResult {
       const validate = validator();
       if (!validate(input)) {

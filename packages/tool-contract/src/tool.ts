@@ -42,6 +42,11 @@ export interface Tool<Input extends TObject, Output, Session extends ToolSession
   /** What this call will read, write or execute; decided before it runs. */
   readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
   readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>, authorization: ExecutionAuthorization) => Promise<ToolOutcome<Output>>;
+  /**
+   * The name of the tool this one works with (bash_output: `bash`): a toolset
+   * holds it only beside that tool.
+   */
+  readonly accompanies?: string;
 }
 
 export interface ToolSpec<Input extends TObject, Output, Session extends ToolSessionContext> {
@@ -54,6 +59,11 @@ export interface ToolSpec<Input extends TObject, Output, Session extends ToolSes
   readonly output?: TSchema;
   readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
   readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>, authorization: ExecutionAuthorization) => Promise<ToolOutcome<Output>>;
+  /**
+   * The name of the tool this one works with (bash_output: `bash`): a toolset
+   * holds it only beside that tool.
+   */
+  readonly accompanies?: string;
 }
 
 /** Checks the spec once and freezes it; a malformed spec is a programmer error. */

@@ -36,7 +36,11 @@ export class Registry<Session extends ToolSessionContext = ToolSessionContext> {
     return [...this.#entries];
   }
 
-  /** The entries an agent may use, in registration order; an unknown name in `names` is a programmer error. */
+  /**
+   * The entries an agent may use, in registration order; a tool that
+   * accompanies another is left out when that one is. An unknown name in
+   * `names` is a programmer error.
+   */
   select(selection: ToolSelection = {}): readonly DynTool<Session>[] {
     const known = new Set(this.#entries.map((entry) => entry.definition.name));
     for (const name of [...(selection.names ?? []), ...(selection.exclude ?? [])]) {
@@ -45,11 +49,14 @@ export class Registry<Session extends ToolSessionContext = ToolSessionContext> {
     const names = selection.names ? new Set(selection.names) : undefined;
     const risks = selection.risks ? new Set(selection.risks) : undefined;
     const exclude = new Set(selection.exclude ?? []);
-    return this.#entries.filter(({ definition }) => {
+    const chosen = this.#entries.filter(({ definition }) => {
       if (names && !names.has(definition.name)) return false;
       if (risks && !risks.has(definition.risk)) return false;
       return !exclude.has(definition.name);
     });
+    // A companion (bash_output beside bash) goes only where the tool it works with goes.
+    const present = new Set(chosen.map((entry) => entry.definition.name));
+    return chosen.filter((entry) => entry.accompanies === undefined || present.has(entry.accompanies));
   }
 
   /** Selects and binds in one step: the toolset an agent's session gets, with its permission policy (docs/design.md §6). */

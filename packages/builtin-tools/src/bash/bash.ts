@@ -7,6 +7,8 @@ import type { BuiltinSession } from '../session.ts';
 import { runEnvironment } from './run-environment.ts';
 import { BashOutput } from '../shared/output-schemas.ts';
 import { absoluteOf } from '../shared/absolute.ts';
+import { backgroundStarted, checkBackgroundInput } from './background/background-started.ts';
+import { startBackground } from './background/start-background.ts';
 
 export const BashInput = Type.Object({
   command: Type.String({ minLength: 1, description: 'The bash command to run.' }),
@@ -15,6 +17,8 @@ export const BashInput = Type.Object({
   workdir: Type.Optional(
     Type.String({ minLength: 1, description: 'The directory the command starts in, relative to the working directory or absolute inside a root; default the working directory.' }),
   ),
+  runInBackground: Type.Optional(Type.Boolean({ description: 'Start the command and return at once with its backgroundId; read its output with bash_output, end it with bash_kill.' })),
+  tty: Type.Optional(Type.Boolean({ description: 'With runInBackground: run it on a terminal, to which bash_write types; always asks a person first.' })),
 });
 
 /** The checked directory a command starts in, as the path the process is given. */
@@ -25,7 +29,8 @@ async function startDirectory(session: BuiltinSession, workdir: string, signal: 
   return absoluteOf(session.paths, checked);
 }
 
-export type BashData = Omit<ProcessExit, 'status'> & { readonly status: ProcessExit['status'] };
+/** A command's end, or (`runInBackground`) `status: "running"` with its `backgroundId` and its first output. */
+export type BashData = Omit<ProcessExit, 'status'> & { readonly status: ProcessExit['status'] | 'running'; readonly backgroundId?: string };
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_PROCESSES = 512;
@@ -95,11 +100,16 @@ export const bashTool = defineTool({
   risk: 'execute',
   input: BashInput,
   output: BashOutput,
-  effect: (input, session: BuiltinSession) => ({
-    kind: 'execute',
-    command: input.command,
-    cwd: input.workdir === undefined ? session.workingDirectory : posix.resolve(session.workingDirectory, input.workdir),
-  }),
+  effect: (input, session: BuiltinSession) => {
+    // Refused before anyone is asked: a person should not approve a call that cannot run.
+    checkBackgroundInput(input, session);
+    return {
+      kind: 'execute',
+      command: input.command,
+      cwd: input.workdir === undefined ? session.workingDirectory : posix.resolve(session.workingDirectory, input.workdir),
+      ...(input.tty === true ? { terminal: true } : {}),
+    };
+  },
   execute: async (session: BuiltinSession, call, input, authorization) => {
     const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // docs/design.md §5: the tool's timeout and the call's cancel end in the same signal.
@@ -115,6 +125,11 @@ export const bashTool = defineTool({
       // A command the classifier let run on its own gets an environment in which nothing the repository configures or keeps runs;
       // one a person approved runs as written.
       const env = await runEnvironment(session, authorization.decision?.verdict === 'allow', call.signal);
+      if (input.runInBackground === true) {
+        const timeout = input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs };
+        const entry = await startBackground(session, { command: input.command, cwd, env, limits, ...timeout, terminal: input.tty === true, signal: call.signal });
+        return backgroundStarted(session, entry);
+      }
       const exit = await session.processes.run({
         argv: ['bash', '--noprofile', '--norc', '-c', input.command],
         cwd,

@@ -79,7 +79,9 @@ export const ListOutput = Type.Object({
 const Captured = Type.Object({ text: Type.String(), totalBytes: Count, omittedBytes: Count, truncated: Type.Boolean() });
 
 export const BashOutput = Type.Object({
-  status: Type.Union([Type.Literal('exited'), Type.Literal('timed_out'), Type.Literal('cancelled'), Type.Literal('outcome_unknown')]),
+  status: Type.Union([Type.Literal('exited'), Type.Literal('timed_out'), Type.Literal('cancelled'), Type.Literal('outcome_unknown'), Type.Literal('running')]),
+  /** Only with `status: "running"`: the id bash_output, bash_kill and bash_write take. */
+  backgroundId: Type.Optional(Type.String()),
   exitCode: Type.Union([Type.Integer(), Type.Null()]),
   signal: Type.Union([Type.String(), Type.Null()]),
   stdout: Captured,

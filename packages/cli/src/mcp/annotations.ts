@@ -12,6 +12,9 @@ const KNOWN: Readonly<Record<string, { readonly title: string; readonly idempote
   // A second identical edit finds no match, or replaces again (`a` → `ab`).
   'filesystem/edit': { title: 'Edit file', idempotent: false },
   'process/bash': { title: 'Run bash command', idempotent: false },
+  'process/bash-output': { title: 'Read background command output', idempotent: false },
+  'process/bash-kill': { title: 'Kill background command', idempotent: false },
+  'process/bash-write': { title: 'Type into background command', idempotent: false },
 };
 
 /**

@@ -75,7 +75,7 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
   const { roots, tooWide } = await commandLineServerRoots(options, io.stderr);
   // With --artifacts, write and edit record each change (and its original) before they make it.
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
-  const host = await createHost(options);
+  const host = await createHost(options, { background: true });
   // The server exists once the scope of the command line's roots is open; an ask comes later, during a call.
   const serving: { server?: Server } = {};
   const people = options.yes

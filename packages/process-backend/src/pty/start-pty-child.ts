@@ -7,7 +7,7 @@ import type { LeaderExit, OutputSinks, StartedChild } from '../shared/started-ch
 import type { NodePtyModule } from './load-node-pty.ts';
 import { preflight } from '../shared/preflight.ts';
 
-/** End of input, typed once at the start: the pty's input is closed like the pipe backend's stdin. */
+/** End of input, typed once at the start unless the request keeps the input open: the pty's input is closed like the pipe backend's stdin. */
 const END_OF_INPUT = '\x04';
 
 /**
@@ -48,12 +48,21 @@ export async function startPtyChild(pty: NodePtyModule, request: SpawnRequest, s
   });
   // docs/design.md §5: a cancel that comes at once must reach the group, so the group exists before anyone may signal it.
   await groupFormed(terminal.pid, 1_000);
-  terminal.write(END_OF_INPUT);
+  let released = false;
+  if (request.terminalInput === undefined) terminal.write(END_OF_INPUT);
+  else {
+    request.terminalInput((input) => {
+      if (hasExited || released) return false;
+      terminal.write(input);
+      return true;
+    });
+  }
   return {
     pid: terminal.pid,
     exited,
     drained: exited.then(() => undefined),
     release: () => {
+      released = true;
       data.dispose();
       if (slave !== undefined) closeSync(slave);
       // A leader whose exit was never seen still holds the terminal: close our side of it.
