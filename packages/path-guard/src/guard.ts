@@ -105,6 +105,9 @@ export class PathGuard {
       maxSymlinks: this.#maxSymlinks,
       trusted: this.#trusted,
       ...(options.signal ? { signal: options.signal } : {}),
+      // docs/contract.md §2.2: outside the roots the answer is outside_root, whatever is there.
+      onTheWay: (path) => this.#onTheWay(path),
+      outside: () => this.#outside(input),
     });
     const realPath = found.missing.length === 0 ? found.existing : posix.join(found.existing, ...found.missing);
     const root = this.#containing(realPath, access, input);
@@ -234,12 +237,22 @@ export class PathGuard {
     return chain;
   }
 
+  /** A root, a path inside one, or a directory that holds one or the working directory's name (a walk passes there). */
+  #onTheWay(path: string): boolean {
+    return isInside(this.#lexicalWorkingDirectory, path) || this.#roots.some((root) => isInside(path, root.path) || isInside(root.path, path));
+  }
+
+  #outside(input: string): ToolError {
+    const list = this.#roots.filter((root) => root.kind === 'writable').map((root) => root.path).join(', ');
+    return new ToolError('outside_root', `${input} is outside the allowed roots (${list}); use a path inside them`);
+  }
+
   /** docs/design.md §8 step 6–7: inside which root, and may this access happen there. */
   #containing(realPath: string, access: PathAccess, input: string): Root {
     const holders = this.#roots.filter((root) => isInside(realPath, root.path)).sort((left, right) => right.path.length - left.path.length);
     const readable = holders[0];
     const list = this.#roots.filter((root) => root.kind === 'writable').map((root) => root.path).join(', ');
-    if (!readable) throw new ToolError('outside_root', `${input} is outside the allowed roots (${list}); use a path inside them`);
+    if (!readable) throw this.#outside(input);
     if (access === 'read') return readable;
     const guarded = holders.find((root) => root.kind !== 'writable');
     if (guarded) {
