@@ -3,7 +3,7 @@ import { ToolError } from '@openwork/tool-contract';
 import type { PathAccess, PathIntent } from './access.ts';
 import { canonicalize, deepestTrusted } from './canonicalize.ts';
 import { issueCheckedPath, readCheckedPath, type CheckedPath, type CheckedPathInternals, type DirectoryIdentity, type RootKind } from './checked-path.ts';
-import { isInside, lexicalAbsolute } from './lexical.ts';
+import { isInside, lexicalAbsolute, onTheWay } from './lexical.ts';
 import type { EntryKind, PathProbe, ProbeStat } from './probe.ts';
 
 export interface PathGuardOptions {
@@ -106,7 +106,7 @@ export class PathGuard {
       trusted: this.#trusted,
       ...(options.signal ? { signal: options.signal } : {}),
       // docs/contract.md §2.2: outside the roots the answer is outside_root, whatever is there.
-      onTheWay: (path) => this.#onTheWay(path),
+      onTheWay: (path) => onTheWay(path, this.#trusted, this.#lexicalWorkingDirectory),
       outside: () => this.#outside(input),
     });
     const realPath = found.missing.length === 0 ? found.existing : posix.join(found.existing, ...found.missing);
@@ -235,11 +235,6 @@ export class PathGuard {
     const chain = chainBelow(root, outer.realPath, known);
     this.#childChains.set(parent, { root, chain });
     return chain;
-  }
-
-  /** A root, a path inside one, or a directory that holds one or the working directory's name (a walk passes there). */
-  #onTheWay(path: string): boolean {
-    return isInside(this.#lexicalWorkingDirectory, path) || this.#roots.some((root) => isInside(path, root.path) || isInside(root.path, path));
   }
 
   #outside(input: string): ToolError {
