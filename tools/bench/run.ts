@@ -214,8 +214,8 @@ for (const scenario of scenarios.filter((candidate) => wanted(candidate.name))) 
   rows.push(await runScenario(scenario));
 }
 const lines: string[] = [];
-lines.push('| scenario | ours (in-process) | ours (command) | baseline | baseline time | ratio | ratio (command) | peak RSS | target | result |');
-lines.push('|---|---|---|---|---|---|---|---|---|---|');
+if (rows.length > 0) lines.push('| scenario | ours (in-process) | ours (command) | baseline | baseline time | ratio | ratio (command) | peak RSS | target | result |');
+if (rows.length > 0) lines.push('|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   lines.push(
     `| ${row.scenario.name} | ${ms(row.ours)} | ${row.command === undefined ? '–' : ms(row.command)} | ${row.scenario.baselineLabel} | ${ms(row.baseline)} | ${ratio(row.ours, row.baseline)} | ${row.command === undefined ? '–' : ratio(row.command, row.baseline)} | ${row.maxRssKiB === undefined ? '–' : mib(row.maxRssKiB)} | ${row.scenario.target} | ${row.summary} |`,
