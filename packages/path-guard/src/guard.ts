@@ -96,7 +96,12 @@ export class PathGuard {
   }
 
   /** Resolves and checks (docs/design.md §8); throws ToolError with a contract kind. */
-  async resolvePath(input: string, access: PathAccess, intent: PathIntent, options: { signal?: AbortSignal } = {}): Promise<CheckedPath> {
+  /**
+   * `followOutside`: walk places outside the roots too, for a caller that must
+   * know where a path outside leads (is this PATH entry, through its symlinks,
+   * inside a root?); never for an answer a model sees.
+   */
+  async resolvePath(input: string, access: PathAccess, intent: PathIntent, options: { signal?: AbortSignal; followOutside?: boolean } = {}): Promise<CheckedPath> {
     const lexical = lexicalAbsolute(input, this.#lexicalWorkingDirectory);
     // A long session: the walk below starts at this root by its name, so the name must still be the directory the session began with.
     const start = deepestTrusted(lexical, this.#trusted);
@@ -106,8 +111,7 @@ export class PathGuard {
       trusted: this.#trusted,
       ...(options.signal ? { signal: options.signal } : {}),
       // docs/contract.md §2.2: outside the roots the answer is outside_root, whatever is there.
-      onTheWay: (path) => onTheWay(path, this.#trusted, this.#lexicalWorkingDirectory),
-      outside: () => this.#outside(input),
+      ...(options.followOutside === true ? {} : { onTheWay: (path: string) => onTheWay(path, this.#trusted, this.#lexicalWorkingDirectory), outside: () => this.#outside(input) }),
     });
     const realPath = found.missing.length === 0 ? found.existing : posix.join(found.existing, ...found.missing);
     const root = this.#containing(realPath, access, input);
