@@ -44,6 +44,16 @@ describe("search answers as ripgrep's own tests expect", () => {
     expect(result.data.files).toEqual(['typed/code.ts']);
   });
 
+  it("a .git file, even an empty one, is a repository's root: the parent repository's .gitignore stops there, as a .git directory stops it", async () => {
+    await mkdir(join(ws, 'nested', 'sub'), { recursive: true });
+    await writeFile(join(ws, 'nested', '.gitignore'), '*.log\n');
+    await writeFile(join(ws, 'nested', 'sub', '.git'), '');
+    await writeFile(join(ws, 'nested', 'sub', 'x.log'), 'found\n');
+    await writeFile(join(ws, 'nested', 'y.log'), 'found\n');
+    expect((await call('grep', { pattern: 'found', path: 'nested/sub' })).data.files).toEqual(['nested/sub/x.log']);
+    expect((await call('grep', { pattern: 'found', path: 'nested' })).data.files).toEqual(['nested/sub/x.log']);
+  });
+
   it("GIT_CONFIG_GLOBAL's core.excludesFile is honoured in place of ~/.gitconfig (git and rg read it so)", async () => {
     await mkdir(join(ws, 'global'));
     await writeFile(join(ws, 'global', 'kept.txt'), 'probe\n');
