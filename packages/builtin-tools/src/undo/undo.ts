@@ -122,7 +122,8 @@ async function undoBatch(session: UndoSession, changes: readonly FileChangeArtif
   const undone: string[] = [];
   const conflicts: UndoConflict[] = [];
   const skipped: string[] = [];
-  const reasons: Record<string, string> = {};
+  // A Map, then own properties: a change id such as "__proto__" is a key like any other.
+  const reasons = new Map<string, string>();
   for (const change of [...changes].reverse()) {
     if (change.undone) {
       skipped.push(change.changeId);
@@ -132,10 +133,10 @@ async function undoBatch(session: UndoSession, changes: readonly FileChangeArtif
     if (outcome.kind === 'conflict') conflicts.push(outcome.conflict);
     else if (outcome.kind === 'refused') {
       skipped.push(change.changeId);
-      reasons[change.changeId] = outcome.reason;
+      reasons.set(change.changeId, outcome.reason);
     }
     else if (outcome.kind === 'never_made') skipped.push(change.changeId);
     else undone.push(change.changeId);
   }
-  return { undone, conflicts, skipped, reasons };
+  return { undone, conflicts, skipped, reasons: Object.fromEntries(reasons) };
 }
