@@ -44,7 +44,7 @@ async function install(): Promise<string> {
   await mkdir(base, { recursive: true });
   log(`installing the tarballs into ${base}`);
   const { project } = await packAndInstall(base, ['@modelcontextprotocol/server-filesystem@2026.8.31', '@modelcontextprotocol/sdk@^1.32.2']);
-  for (const script of ['measure.mjs', 'mcp-latency.mjs']) await copyFile(join(here, script), join(project, script));
+  for (const script of ['measure.mjs', 'mcp-latency.mjs', 'bounds.mjs']) await copyFile(join(here, script), join(project, script));
   return project;
 }
 
@@ -214,8 +214,8 @@ for (const scenario of scenarios.filter((candidate) => wanted(candidate.name))) 
   rows.push(await runScenario(scenario));
 }
 const lines: string[] = [];
-lines.push('| scenario | ours (in-process) | ours (command) | baseline | baseline time | ratio | ratio (command) | peak RSS | target | result |');
-lines.push('|---|---|---|---|---|---|---|---|---|---|');
+if (rows.length > 0) lines.push('| scenario | ours (in-process) | ours (command) | baseline | baseline time | ratio | ratio (command) | peak RSS | target | result |');
+if (rows.length > 0) lines.push('|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   lines.push(
     `| ${row.scenario.name} | ${ms(row.ours)} | ${row.command === undefined ? '–' : ms(row.command)} | ${row.scenario.baselineLabel} | ${ms(row.baseline)} | ${ratio(row.ours, row.baseline)} | ${row.command === undefined ? '–' : ratio(row.command, row.baseline)} | ${row.maxRssKiB === undefined ? '–' : mib(row.maxRssKiB)} | ${row.scenario.target} | ${row.summary} |`,
@@ -238,5 +238,27 @@ if (wanted('mcp')) {
   lines.push(`| openwork-tools mcp, read | ${ms(percentile(ours, 50))} | ${ms(percentile(ours, 99))} |`);
   lines.push(`| @modelcontextprotocol/server-filesystem, read_text_file | ${ms(percentile(theirs, 50))} | ${ms(percentile(theirs, 99))} |`);
   lines.push(`| ratio (target ≤ 1×) | ${ratio(percentile(ours, 50), percentile(theirs, 50))} | ${ratio(percentile(ours, 99), percentile(theirs, 99))} |`);
+}
+if (wanted('bounds')) {
+  // docs/contract.md §6: what a call holds follows what it returns, not what it asks to skip.
+  log('running: bounds, the MCP server answering a deep grep page and a notebook of a million outputs');
+  const directory = join(cacheDirectory(), 'bounds');
+  await mkdir(directory, { recursive: true });
+  await writeFile(join(directory, 'many.txt'), 'a\n'.repeat(150_000));
+  await writeFile(join(directory, 'million.ipynb'), JSON.stringify({ cells: [{ cell_type: 'code', source: 'x', outputs: Array.from({ length: 1_000_000 }, () => ({})) }], metadata: {}, nbformat: 4 }));
+  const peak = (tool: string, input: Record<string, unknown>) => {
+    const stdout = execFileSync(process.execPath, [join(project, 'bounds.mjs'), JSON.stringify({ command: process.execPath, args: [bin, 'mcp', '--cwd', directory], tool, arguments: input })], { cwd: project, encoding: 'utf8' });
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { vmHwmKiB: number; summary: string };
+  };
+  const cases: [string, string, Record<string, unknown>][] = [
+    ['grep content, offset 1e9, before/after 20, 300 KB file', 'grep', { pattern: 'a', mode: 'content', path: 'many.txt', offset: 1e9, before: 20, after: 20 }],
+    ['read, a 3 MB notebook of 1,000,000 empty outputs', 'read', { path: 'million.ipynb' }],
+    ['read, one line (the server at rest, for reference)', 'read', { path: 'many.txt', limit: 1 }],
+  ];
+  lines.push('', '| bounds: one MCP call | server VmHWM | target | result |', '|---|---|---|---|');
+  for (const [name, tool, input] of cases) {
+    const measured = peak(tool, input);
+    lines.push(`| ${name} | ${mib(measured.vmHwmKiB)} | < 300 MiB | ${measured.summary.replaceAll('|', '\\|')} |`);
+  }
 }
 console.log(lines.join('\n'));

@@ -34,7 +34,8 @@ export async function pathOutsideRoots(path: string | undefined, paths: PathGuar
   for (const entry of absolutePath(path).split(':')) {
     if (kept.includes(entry)) continue;
     try {
-      await paths.resolvePath(entry, 'read', 'may_create', signal === undefined ? {} : { signal });
+      // Every symlink followed, outside the roots too: an entry outside that leads into a root is not outside.
+      await paths.resolvePath(entry, 'read', 'may_create', { followOutside: true, ...(signal === undefined ? {} : { signal }) });
     } catch (error) {
       if (signal?.aborted === true || !isToolError(error)) throw error;
       if (error.kind === 'outside_root') kept.push(entry);

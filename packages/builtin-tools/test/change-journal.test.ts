@@ -92,7 +92,7 @@ describe('the change journal (docs/decisions/0002-undo-promises.md)', () => {
     if (begun === undefined) throw new Error('no record');
     // The record written ahead undoes the change: it is unconfirmed and the file has its afterSha256.
     const report = await undoChanges(h.session, [begun.change], { signal: signal(), unconfirmed: new Set([begun.change.changeId]) });
-    expect(report).toEqual({ undone: [begun.change.changeId], conflicts: [], skipped: [] });
+    expect(report).toEqual({ undone: [begun.change.changeId], conflicts: [], skipped: [], reasons: {} });
     expect(await content('f.txt')).toBe(before);
   });
 
@@ -109,7 +109,7 @@ describe('the change journal (docs/decisions/0002-undo-promises.md)', () => {
     const [begun] = events;
     if (begun === undefined) throw new Error('no record');
     const report = await undoChanges(h.session, [begun.change], { signal: signal(), unconfirmed: new Set([begun.change.changeId]) });
-    expect(report).toEqual({ undone: [], conflicts: [], skipped: [begun.change.changeId] });
+    expect(report).toEqual({ undone: [], conflicts: [], skipped: [begun.change.changeId], reasons: {} });
     expect(await content('f.txt')).toBe('old\n');
   });
 

@@ -72,7 +72,8 @@ describe.each([
       await world.file('long.txt', Array.from({ length: 40 }, (_, index) => line(index)).join('\n'));
       // The same across many files: the search's tasks each weigh their hits.
       for (let index = 0; index < 40; index += 1) await world.file(`many/${String(index).padStart(2, '0')}.txt`, `${line(index)}\n`);
-      const session = await world.session({ limits: { maxContentBytes: 400 } });
+      // Within the window a page may hold of the results before it: three times the cap (docs/contract.md §6).
+      const session = await world.session({ limits: { maxContentBytes: 1200 } });
       for (const path of ['long.txt', 'many']) {
         const seen: string[] = [];
         let offset = 0;
@@ -86,6 +87,20 @@ describe.each([
         }
         expect(seen, path).toEqual(Array.from({ length: 40 }, (_, index) => line(index).slice(0, 9)));
       }
+    });
+
+    it('a page deeper than the window of results held before it says so and asks for a narrower search; what it holds follows the cap, not the offset', async () => {
+      await world.file('deep.txt', Array.from({ length: 400 }, (_, index) => `needle ${index} ${'z'.repeat(60)}`).join('\n'));
+      const session = await world.session({ limits: { maxContentBytes: 400 } });
+      for (const offset of [300, 1e9, Number.MAX_SAFE_INTEGER]) {
+        const deep = await callTool(session, 'grep', { pattern: 'needle', mode: 'content', path: 'deep.txt', offset, before: 20, after: 20 });
+        expect(dataOf(deep)).toMatchObject({ matches: [], truncated: true, offset });
+        expect(deep.output).toContain('take more than one search holds; narrow the search');
+      }
+      // Shallow pages still agree with one another.
+      const first = dataOf(await callTool(session, 'grep', { pattern: 'needle', mode: 'content', path: 'deep.txt', maxResults: 4 }));
+      const second = dataOf(await callTool(session, 'grep', { pattern: 'needle', mode: 'content', path: 'deep.txt', offset: 2, maxResults: 2 }));
+      expect(second.matches?.map((match) => match.line)).toEqual(first.matches?.slice(2).map((match) => match.line));
     });
 
     it('an offset past the end gives no results and says how many the set has', async () => {

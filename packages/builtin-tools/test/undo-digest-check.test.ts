@@ -66,7 +66,7 @@ describe('undo compares the file with the digest after the change before it touc
     const changes = (await callTool(session, 'edit', { path: 'e.txt', oldText: 'v1', newText: 'v2' })).artifacts as FileChangeArtifact[];
     counts.changes = 0;
     const report = await undoChanges(session, changes, { signal: new AbortController().signal });
-    expect(report).toEqual({ undone: [changes[0]?.changeId], conflicts: [], skipped: [] });
+    expect(report).toEqual({ undone: [changes[0]?.changeId], conflicts: [], skipped: [], reasons: {} });
     expect(counts.changes).toBe(1);
     expect(await readFile(join(world.ws, 'e.txt'), 'utf8')).toBe('v1\n');
   });

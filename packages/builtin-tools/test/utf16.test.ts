@@ -58,7 +58,7 @@ describe.each([
       expect(await bytesOf(session, 'notes.txt')).toEqual(utf16('first line\r\nsecond: Grüße 🎉\r\nthird, changed\r\n', order));
       expect(artifact).toMatchObject({ change: 'modify', encoding: order, originalContent: `\uFEFF${ORIGINAL}`, added: 2, removed: 2 });
       const report = await undoChanges(session, [artifact], { signal: new AbortController().signal });
-      expect(report).toEqual({ undone: [artifact.changeId], conflicts: [], skipped: [] });
+      expect(report).toEqual({ undone: [artifact.changeId], conflicts: [], skipped: [], reasons: {} });
       expect((await bytesOf(session, 'notes.txt')).equals(before)).toBe(true);
     });
 

@@ -13,6 +13,8 @@ export interface CliOptions {
   readonly skillsRoot: string | undefined;
   readonly mode: PermissionMode;
   readonly yes: boolean;
+  /** undo: use a journal inside a writable root. */
+  readonly trustJournal: boolean;
   /** `--allow 'bash:npm test'`: command prefixes that run without asking, besides the project's settings. */
   readonly allow: readonly AllowRule[];
   /** `--trust-project SHA256`: the project's allow rules apply when its settings file has this digest. */
@@ -57,7 +59,7 @@ export interface TerminalOptions {
 
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
 const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project', '--pass-env', '--memory-limit', '--max-background', '--background-buffer']);
-const BOOLEAN = new Set(['--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
+const BOOLEAN = new Set(['--trust-journal', '--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
 
@@ -119,6 +121,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     skillsRoot: single('--skills-root'),
     mode,
     yes: flags.has('--yes'),
+    trustJournal: flags.has('--trust-journal'),
     allow: (values.get('--allow') ?? []).map((text) => {
       const parsed = parseAllowRule(text);
       if (!parsed.ok) throw new UsageError(`--allow ${parsed.message}`);
@@ -230,6 +233,7 @@ function defaults(): CliOptions {
     skillsRoot: undefined,
     mode: 'default',
     yes: false,
+    trustJournal: false,
     allow: [],
     trustProject: undefined,
     passEnv: [],

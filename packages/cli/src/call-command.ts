@@ -5,6 +5,7 @@ import { TurnScope, type ToolProgress, type ToolResult } from '@openwork/tool-co
 import type { CliOptions } from './args.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from './ending-signals.ts';
 import { createArtifactJournal, withArtifactJournal } from './journal.ts';
+import { checkJournalPath } from './journal-file.ts';
 import { sessionRules } from './folder-trust.ts';
 import { NO_TERMINAL, terminalAsk, terminalQuestion } from './prompt.ts';
 import { createSession } from './session.ts';
@@ -63,6 +64,8 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
   const input = await readInput(options, io);
   // With --artifacts, write and edit record each change (and its original) before they make it.
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
+  // A journal that is a symlink, or reached through one, is refused before anything runs.
+  if (journal !== undefined) await checkJournalPath(journal.file);
   const { session: created, host } = await createSession(options);
   // The settings are read once, when the session opens; a file that cannot be read is a usage error.
   const rules = await sessionRules({

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile, open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { BuiltinSession, ChangeJournal } from '@openwork/builtin-tools';
 import type { FileChangeArtifact } from '@openwork/tool-contract';
 import lockfile from 'proper-lockfile';
+import { openJournalFile, readJournalFile } from './journal-file.ts';
 import { journalLine, parseJournal, type JournalLine, type ParsedJournal, type TornLine } from './journal-format.ts';
-import { UsageError } from './usage-error.ts';
 
 /** Holds the journal's lock across processes for the length of one action. */
 async function withJournalLock<T>(file: string, action: () => Promise<T>): Promise<T> {
-  // The lock needs the file to exist; appending nothing creates it.
-  await appendFile(file, '');
+  // The lock needs the file to exist; opening it to append creates it (never through a symlink).
+  await (await openJournalFile(file, 'append')).close();
   const release = await lockfile.lock(file, { retries: { retries: 200, minTimeout: 5, maxTimeout: 100 }, stale: 10_000, realpath: false });
   try {
     return await action();
@@ -51,7 +51,7 @@ async function appendDurably(file: string, text: string, step: JournalStep, opti
   await withJournalLock(file, async () => {
     // The lock may have been a long wait; a call cancelled meanwhile records nothing.
     signal?.throwIfAborted();
-    const handle = await open(file, 'a+');
+    const handle = await openJournalFile(file, 'append');
     let size: number;
     try {
       size = (await handle.stat()).size;
@@ -114,28 +114,21 @@ export function withArtifactJournal(session: BuiltinSession, journal: ArtifactJo
   return journal === undefined ? session : { ...session, changeJournal: journal.changeJournal };
 }
 
-async function readJournal(file: string): Promise<string> {
-  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') throw new UsageError(`no journal at ${file}`);
-    throw error;
-  });
-}
-
 /**
  * Reads the journal, lets `action` decide which changes were undone, and
  * rewrites it atomically (temp file and rename) with `undone: true` on them;
  * every other line, a torn one too, is written back as it was.
  */
 export async function updateJournal<T>(file: string, action: (journal: ParsedJournal) => Promise<{ result: T; undone: readonly string[] }>): Promise<T> {
-  parseJournal(file, await readJournal(file));
+  parseJournal(file, await readJournalFile(file));
   return withJournalLock(file, async () => {
-    const journal = parseJournal(file, await readFile(file, 'utf8'));
+    const journal = parseJournal(file, await readJournalFile(file));
     const { result, undone } = await action(journal);
     const marked = new Set(undone);
     const rewritten = journal.lines.map((line): JournalLine | TornLine => ('kind' in line && line.kind === 'file_change' && marked.has(line.changeId) ? { ...line, undone: true } : line));
     const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      await writeFile(temp, rewritten.map((line) => journalLine(line)).join(''));
+      await writeFile(temp, rewritten.map((line) => journalLine(line)).join(''), { flag: 'wx' });
       const handle = await open(temp, 'r');
       await handle.sync();
       await handle.close();

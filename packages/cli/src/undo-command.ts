@@ -4,7 +4,9 @@ import type { CliOptions } from './args.ts';
 import type { CommandIo } from './call-command.ts';
 import type { ParsedJournal } from './journal-format.ts';
 import { updateJournal } from './journal.ts';
+import { terminalQuestion } from './prompt.ts';
 import { createSession } from './session.ts';
+import { requireTrustedJournal, undoAuthorizer } from './undo-decisions.ts';
 import { UsageError } from './usage-error.ts';
 
 /** Why a change was skipped, when it is not simply already undone. */
@@ -29,7 +31,9 @@ function describe(outcome: Outcome): string {
   return lines.length > 0 ? lines.join('\n') : 'nothing to undo';
 }
 
-async function undoFrom(journal: ParsedJournal, file: string, options: CliOptions, session: BuiltinSession): Promise<Outcome> {
+type Authorize = NonNullable<Parameters<typeof undoChanges>[2]['authorize']>;
+
+async function undoFrom(journal: ParsedJournal, file: string, options: CliOptions, session: BuiltinSession, authorize: Authorize): Promise<Outcome> {
   const wanted = new Set(options.changes);
   for (const id of wanted) {
     if (!journal.changes.some((change) => change.changeId === id)) throw new UsageError(`no change ${id} in ${file}`);
@@ -38,14 +42,14 @@ async function undoFrom(journal: ParsedJournal, file: string, options: CliOption
   // A change whose commit failed was never made: nothing on disk to compare, nothing to restore.
   const abandoned = selected.filter((change) => !change.undone && journal.abandoned.has(change.changeId)).map((change) => change.changeId);
   const attempted = selected.filter((change) => !abandoned.includes(change.changeId));
-  const result = await undoChanges(session, attempted, { signal: new AbortController().signal, unconfirmed: journal.unconfirmed });
-  const reasons = new Map<string, string>(abandoned.map((id) => [id, NEVER_MADE]));
+  const result = await undoChanges(session, attempted, { signal: new AbortController().signal, unconfirmed: journal.unconfirmed, authorize });
+  const reasons = new Map<string, string>([...abandoned.map((id): [string, string] => [id, NEVER_MADE]), ...Object.entries(result.reasons)]);
   const previouslyUndone = new Set(selected.filter((change) => change.undone).map((change) => change.changeId));
   for (const id of result.skipped) {
     if (!previouslyUndone.has(id) && journal.unconfirmed.has(id)) reasons.set(id, NOT_COMPLETED);
   }
   const notes = journal.torn.map((line) => `line ${line.number} of ${file} is torn (an append that never finished); it was skipped, and kept in the journal as it is`);
-  return { report: { ...result, skipped: [...result.skipped, ...abandoned] }, reasons, notes };
+  return { report: { ...result, skipped: [...result.skipped, ...abandoned], reasons: Object.fromEntries(reasons) }, reasons, notes };
 }
 
 /** `openwork-tools undo --artifacts FILE [--change ID]...` (docs/contract.md §4). */
@@ -54,11 +58,19 @@ export async function undoCommand(options: CliOptions, io: CommandIo): Promise<n
   if (options.positionals.length > 0) throw new UsageError('undo takes no positional arguments');
   const file = resolve(options.artifacts);
   const { session, host } = await createSession(options);
-  const outcome = await updateJournal(file, async (journal) => {
-    const done = await undoFrom(journal, file, options, session);
-    return { result: done, undone: done.report.undone };
-  });
-  await host.dispose();
+  // Asks go to a person on the terminal; --yes approves none of them (docs/contract.md §4.5).
+  const question = io.interactive ? terminalQuestion : undefined;
+  let outcome: Outcome;
+  try {
+    await requireTrustedJournal(session, file, { trustJournal: options.trustJournal, question });
+    const authorize = await undoAuthorizer(session, { mode: options.mode, question });
+    outcome = await updateJournal(file, async (journal) => {
+      const done = await undoFrom(journal, file, options, session, authorize);
+      return { result: done, undone: done.report.undone };
+    });
+  } finally {
+    await host.dispose();
+  }
   for (const note of outcome.notes) io.stderr(`openwork-tools: note: ${note}\n`);
   // The JSON report keeps the contract's fields exactly (docs/contract.md §4), so its reasons go to stderr; the text report has them inline.
   if (options.json) for (const [id, reason] of outcome.reasons) io.stderr(`openwork-tools: note: change ${id} was skipped: ${reason}\n`);

@@ -20,6 +20,7 @@ const FLAGS: readonly Flag[] = [
     meaning: 'default: writes and commands off the read-only list ask; acceptEdits: writes and mkdir/touch/cp/mv/rm inside the roots run; readOnly: write, edit and bash are left out',
     on: ['tools', 'call', 'mcp'],
   },
+  { usage: '--trust-journal', meaning: 'undo: use a journal inside a writable root, where the tools could have changed it (otherwise undo asks on a terminal, or refuses)', on: ['undo'] },
   { usage: '--yes', meaning: 'approve every call that would ask; a deny rule still refuses, and no project folder is trusted', on: RUNNING },
   {
     usage: '--allow RULE',

@@ -78,7 +78,7 @@ describe('write on a full disk with --artifacts', () => {
     expect(await readFile(join(ws, 'keep.txt'), 'utf8')).toBe(original);
     expect(await readFile(journal, 'utf8')).toBe('');
     expect((await readdir(ws)).sort()).toEqual(['J', 'filler', 'keep.txt']);
-    const undo = await run(['undo', '--artifacts', journal, '--json'], ws);
+    const undo = await run(['undo', '--artifacts', journal, '--json', '--trust-journal'], ws);
     expect([undo.code, JSON.parse(undo.stdout)]).toEqual([0, { undone: [], conflicts: [], skipped: [] }]);
     expect(await readFile(join(ws, 'keep.txt'), 'utf8')).toBe(original);
   });
@@ -95,7 +95,7 @@ describe('write on a full disk with --artifacts', () => {
     const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { kind: string; changeId: string; originalContent?: string });
     expect(lines.map((line) => line.kind)).toEqual(['file_change', 'file_change_abandoned']);
     expect(lines[0]?.originalContent).toBe(original);
-    const undo = await run(['undo', '--artifacts', journal, '--json'], ws);
+    const undo = await run(['undo', '--artifacts', journal, '--json', '--trust-journal'], ws);
     expect([undo.code, JSON.parse(undo.stdout)]).toEqual([0, { undone: [], conflicts: [], skipped: [lines[0]?.changeId] }]);
     expect(undo.stderr).toContain('never made');
     expect(await readFile(join(ws, 'keep.txt'), 'utf8')).toBe(original);
@@ -109,7 +109,7 @@ describe('write on a full disk with --artifacts', () => {
     const write = await run(['call', 'write', '{"path":"keep.txt","content":"replaced\\n"}', '--mode', 'acceptEdits', '--artifacts', journal], ws);
     expect(write.code).toBe(0);
     expect(await readFile(join(ws, 'keep.txt'), 'utf8')).toBe('replaced\n');
-    const undo = await run(['undo', '--artifacts', journal], ws);
+    const undo = await run(['undo', '--artifacts', journal, '--trust-journal'], ws);
     expect(undo.code).toBe(0);
     expect(await readFile(join(ws, 'keep.txt'), 'utf8')).toBe(original);
   });

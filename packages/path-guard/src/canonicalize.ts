@@ -27,7 +27,18 @@ function checkSignal(signal: AbortSignal | undefined): void {
 export async function canonicalize(
   absolute: string,
   probe: PathProbe,
-  options: { maxSymlinks: number; signal?: AbortSignal; trusted?: readonly string[] },
+  options: {
+    maxSymlinks: number;
+    signal?: AbortSignal;
+    trusted?: readonly string[];
+    /**
+     * Whether the walk may look at this location: a root, inside one, or on
+     * the way to one. Elsewhere `outside` is thrown before any look at the disk,
+     * so the answer never tells what exists outside the roots.
+     */
+    onTheWay?: (path: string) => boolean;
+    outside?: () => ToolError;
+  },
 ): Promise<Canonical> {
   const pending = components(absolute);
   let current = '/';
@@ -48,6 +59,7 @@ export async function canonicalize(
       continue;
     }
     const next = posix.join(current, part);
+    if (options.onTheWay !== undefined && !options.onTheWay(next)) throw options.outside?.() ?? new ToolError('outside_root', `${absolute} is outside the allowed roots`);
     const stat = await probe.lstat(next);
     if (stat === null) {
       const missing = [part, ...pending].filter((name) => name !== '.');

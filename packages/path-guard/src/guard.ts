@@ -3,7 +3,7 @@ import { ToolError } from '@openwork/tool-contract';
 import type { PathAccess, PathIntent } from './access.ts';
 import { canonicalize, deepestTrusted } from './canonicalize.ts';
 import { issueCheckedPath, readCheckedPath, type CheckedPath, type CheckedPathInternals, type DirectoryIdentity, type RootKind } from './checked-path.ts';
-import { isInside, lexicalAbsolute } from './lexical.ts';
+import { isInside, lexicalAbsolute, onTheWay } from './lexical.ts';
 import type { EntryKind, PathProbe, ProbeStat } from './probe.ts';
 
 export interface PathGuardOptions {
@@ -96,7 +96,12 @@ export class PathGuard {
   }
 
   /** Resolves and checks (docs/design.md §8); throws ToolError with a contract kind. */
-  async resolvePath(input: string, access: PathAccess, intent: PathIntent, options: { signal?: AbortSignal } = {}): Promise<CheckedPath> {
+  /**
+   * `followOutside`: walk places outside the roots too, for a caller that must
+   * know where a path outside leads (is this PATH entry, through its symlinks,
+   * inside a root?); never for an answer a model sees.
+   */
+  async resolvePath(input: string, access: PathAccess, intent: PathIntent, options: { signal?: AbortSignal; followOutside?: boolean } = {}): Promise<CheckedPath> {
     const lexical = lexicalAbsolute(input, this.#lexicalWorkingDirectory);
     // A long session: the walk below starts at this root by its name, so the name must still be the directory the session began with.
     const start = deepestTrusted(lexical, this.#trusted);
@@ -105,6 +110,8 @@ export class PathGuard {
       maxSymlinks: this.#maxSymlinks,
       trusted: this.#trusted,
       ...(options.signal ? { signal: options.signal } : {}),
+      // docs/contract.md §2.2: outside the roots the answer is outside_root, whatever is there.
+      ...(options.followOutside === true ? {} : { onTheWay: (path: string) => onTheWay(path, this.#trusted, this.#lexicalWorkingDirectory), outside: () => this.#outside(input) }),
     });
     const realPath = found.missing.length === 0 ? found.existing : posix.join(found.existing, ...found.missing);
     const root = this.#containing(realPath, access, input);
@@ -234,12 +241,17 @@ export class PathGuard {
     return chain;
   }
 
+  #outside(input: string): ToolError {
+    const list = this.#roots.filter((root) => root.kind === 'writable').map((root) => root.path).join(', ');
+    return new ToolError('outside_root', `${input} is outside the allowed roots (${list}); use a path inside them`);
+  }
+
   /** docs/design.md §8 step 6–7: inside which root, and may this access happen there. */
   #containing(realPath: string, access: PathAccess, input: string): Root {
     const holders = this.#roots.filter((root) => isInside(realPath, root.path)).sort((left, right) => right.path.length - left.path.length);
     const readable = holders[0];
     const list = this.#roots.filter((root) => root.kind === 'writable').map((root) => root.path).join(', ');
-    if (!readable) throw new ToolError('outside_root', `${input} is outside the allowed roots (${list}); use a path inside them`);
+    if (!readable) throw this.#outside(input);
     if (access === 'read') return readable;
     const guarded = holders.find((root) => root.kind !== 'writable');
     if (guarded) {

@@ -29,3 +29,8 @@ export function isInside(path: string, root: string): boolean {
   if (root === '/') return true;
   return path === root || path.startsWith(`${root}/`);
 }
+
+/** A root, a path inside one, or a directory that holds one or the working directory's name: where a resolution's walk may look. */
+export function onTheWay(path: string, roots: readonly string[], workingDirectory: string): boolean {
+  return isInside(workingDirectory, path) || roots.some((root) => isInside(path, root) || isInside(root, path));
+}

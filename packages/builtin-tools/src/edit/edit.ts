@@ -8,7 +8,7 @@ import { absoluteOf } from '../shared/absolute.ts';
 import { commitRecorded } from '../shared/artifact-journal.ts';
 import { fileChangeArtifact } from '../shared/file-change.ts';
 import { decodeText, encodeText, encodeUtf8, encodingField, formatBytes, sha256 } from '../shared/text.ts';
-import { lineEndings, toCrlf } from './line-endings.ts';
+import { lineEndings, toCrlf, toLf } from './line-endings.ts';
 import { lineOf, nearestLines, occurrences, replaceLiteral } from './matching.ts';
 import { changedElsewhere, changedLineRanges } from './since-read.ts';
 import { EditOutput } from '../shared/output-schemas.ts';
@@ -78,6 +78,8 @@ function plan(text: string, oldText: string, newText: string, replaceAll: boolea
   const endings = lineEndings(text);
   const candidates: [string, string][] = [];
   if (endings === 'crlf') candidates.push([toCrlf(oldText), toCrlf(newText)]);
+  // docs/contract.md §2.4: the new text takes the file's line ending, so an LF file never gets CRLF lines mixed in.
+  else if (endings === 'lf') candidates.push([oldText, toLf(newText)]);
   else {
     candidates.push([oldText, newText]);
     if (endings === 'mixed' && oldText.includes('\n')) candidates.push([toCrlf(oldText), toCrlf(newText)]);

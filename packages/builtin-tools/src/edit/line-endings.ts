@@ -13,3 +13,8 @@ export function lineEndings(text: string): LineEndings {
 export function toCrlf(text: string): string {
   return text.replace(/\r?\n/g, '\r\n');
 }
+
+/** `\r\n` → `\n`. */
+export function toLf(text: string): string {
+  return text.replace(/\r\n/g, '\n');
+}

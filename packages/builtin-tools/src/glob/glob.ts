@@ -7,6 +7,7 @@ import { ignoredNote } from '../search/ignored-note.ts';
 import { progressReporter } from '../search/progress.ts';
 import { escapeName } from '../shared/escape-name.ts';
 import { GlobOutput } from '../shared/output-schemas.ts';
+import { literalUnclosedClasses } from './unclosed-class.ts';
 
 export const GlobInput = Type.Object({
   pattern: Type.String({
@@ -44,7 +45,8 @@ export const globTool = defineTool({
       root,
       {
         mode: 'paths',
-        filter: { syntax: 'glob', pattern: input.pattern },
+        // A `[` nothing closes is literal, as ripgrep reads it (docs/contract.md §2.3).
+        filter: { syntax: 'glob', pattern: literalUnclosedClasses(input.pattern) },
         ...(includeIgnored ? {} : { ignore: await searchIgnore(lookup, root) }),
         maxResults,
         maxLineChars: session.limits.maxLineChars,

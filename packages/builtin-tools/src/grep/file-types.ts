@@ -74,9 +74,13 @@ export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The known names, sorted. */
-export const FILE_TYPE_NAMES: readonly string[] = Object.keys(FILE_TYPES).sort();
+export const FILE_TYPE_NAMES: readonly string[] = [...Object.keys(FILE_TYPES), 'all'].sort();
+
+/** ripgrep's `all`: a file of any type it knows. */
+const ALL_TYPES: readonly string[] = [...new Set(Object.values(FILE_TYPES).flat())];
 
 /** The globs of a type name; undefined for a name the table does not know. */
 export function fileTypeGlobs(name: string): readonly string[] | undefined {
+  if (name === 'all') return ALL_TYPES;
   return Object.hasOwn(FILE_TYPES, name) ? FILE_TYPES[name] : undefined;
 }

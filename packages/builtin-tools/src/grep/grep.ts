@@ -102,6 +102,14 @@ const BINARY_SNIFF_BYTES = 8 * 1024;
 
 const MODES: Record<GrepMode, TreeSearchMode> = { content: 'content', files_with_matches: 'files', count: 'count' };
 
+/**
+ * What a page past `offset` may hold of the results before it, beside the
+ * page itself: three times the output cap. A deeper page of a large result
+ * set says the results before it take more than one search holds, and asks
+ * for a narrower search; memory never follows the offset asked for.
+ */
+const skippedBytes = (limits: { readonly maxContentBytes: number }) => 3 * limits.maxContentBytes;
+
 export const grepTool = defineTool({
   id: 'filesystem/grep',
   name: 'grep',
@@ -138,9 +146,9 @@ export const grepTool = defineTool({
         ...(includeIgnored ? {} : { ignore: await searchIgnore(lookup, root) }),
         // A page past `offset`: the first offset results are found and dropped, so the pages agree with one another.
         maxResults: searched,
-        offset: Math.min(offset, searched - 1),
-        // And no more than the output limit can show of the page (the results before it are not weighed): the text of a million matches is never held.
-        maxResultBytes: session.limits.maxContentBytes,
+        // Every result is weighed, those before the page too: what the search holds is bounded by bytes whatever the offset (docs/contract.md §6).
+        offset: 0,
+        maxResultBytes: session.limits.maxContentBytes + (offset > 0 ? skippedBytes(session.limits) : 0),
         maxLineChars: session.limits.maxLineChars,
         maxFileBytes: session.limits.maxSearchFileBytes,
         binarySniffBytes: BINARY_SNIFF_BYTES,

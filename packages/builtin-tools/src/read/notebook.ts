@@ -36,8 +36,23 @@ function languageOf(metadata: unknown): string | undefined {
   return isRecord(kernel) && typeof kernel.language === 'string' ? kernel.language : undefined;
 }
 
+/**
+ * The most JSON objects (cells, outputs and everything in them) a notebook
+ * read renders (docs/contract.md §6): parsed, each costs memory whatever is
+ * shown, so a notebook of a million empty outputs is shown as plain text.
+ */
+export const MAX_NOTEBOOK_OBJECTS = 200_000;
+
+/** Whether the text opens more than `bound` objects: each `{`, in strings too, counts (an upper bound, found without parsing). */
+function opensMoreThan(text: string, bound: number): boolean {
+  let count = 0;
+  for (let at = text.indexOf('{'); at !== -1; at = text.indexOf('{', at + 1)) if (++count > bound) return true;
+  return false;
+}
+
 /** nbformat 4's shape, checked as far as read relies on it; anything else is a reason to show the file as plain text. */
 function parseNotebook(text: string): ParsedNotebook | string {
+  if (opensMoreThan(text, MAX_NOTEBOOK_OBJECTS)) return `it holds more than ${MAX_NOTEBOOK_OBJECTS} JSON objects, more than read renders by cells`;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -64,7 +79,8 @@ function shownLine(line: string, maxLineChars: number): string {
 }
 
 /** One cell as lines: its header, its source, then each output under a header of its own. */
-function renderCell(cell: NotebookCell, number: number, budget: ImageBudget, maxLineChars: number): string[] {
+function renderCell(cell: NotebookCell, number: number, budget: ImageBudget, limits: { maxLineChars: number; maxContentBytes: number }): string[] {
+  const { maxLineChars } = limits;
   const details = [cell.cell_type];
   if (typeof cell.execution_count === 'number') details.push(`execution_count ${cell.execution_count}`);
   if (typeof cell.id === 'string') details.push(`id ${JSON.stringify(cell.id)}`);
@@ -76,10 +92,18 @@ function renderCell(cell: NotebookCell, number: number, budget: ImageBudget, max
   else lines.push(...source.map((line) => shownLine(line, maxLineChars)));
   if (isRecord(cell.attachments)) lines.push(`[cell ${number}: ${Object.keys(cell.attachments).length} attachment(s), not shown]`);
   const outputs = Array.isArray(cell.outputs) ? (cell.outputs as NotebookOutput[]) : [];
-  outputs.forEach((output, index) => {
+  // Outputs past the output cap would be cut anyway: they are not rendered at all, so memory follows what is shown.
+  let bytes = lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0);
+  for (const [index, output] of outputs.entries()) {
+    if (bytes > limits.maxContentBytes) {
+      lines.push(`[cell ${number}: outputs ${index + 1}-${outputs.length} not rendered: the cell is past the ${formatBytes(limits.maxContentBytes)} output cap]`);
+      break;
+    }
     const rendered = renderOutput(output, budget);
-    lines.push(`[cell ${number} output ${index + 1}: ${rendered.header}]`, ...rendered.lines.map((line) => shownLine(line, maxLineChars)));
-  });
+    const shown = [`[cell ${number} output ${index + 1}: ${rendered.header}]`, ...rendered.lines.map((line) => shownLine(line, maxLineChars))];
+    for (const line of shown) bytes += utf8Length(line) + 1;
+    lines.push(...shown);
+  }
   return lines;
 }
 
@@ -114,7 +138,7 @@ export function readNotebook(request: FormatRequest, bytes: Uint8Array): Noteboo
     if (cell === undefined) break;
     const imagesBefore = budget.images.length;
     const remaining = budget.remaining;
-    const lines = renderCell(cell, index + 1, budget, maxLineChars);
+    const lines = renderCell(cell, index + 1, budget, { maxLineChars, maxContentBytes });
     const size = utf8Length(lines.join('\n')) + 1;
     if (used + size > maxContentBytes && shown.length > 0) {
       // Whole cells only: this one's images go back, and the next read starts at it.

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FileChangeArtifact } from '@openwork/tool-contract';
 import { structuredPatch } from 'diff';
 
+const BOM = '\uFEFF';
+
 export interface FileChangeInput {
   readonly path: string;
   readonly absolutePath: string;
@@ -16,7 +18,9 @@ export interface FileChangeInput {
  */
 export function fileChangeArtifact(input: FileChangeInput): FileChangeArtifact {
   const beforeText = input.before?.text ?? '';
-  const patch = structuredPatch(input.path, input.path, beforeText, input.after.text, '', '', { context: 3 });
+  // A byte-order mark both sides keep is not content (docs/contract.md §3.4): the hunks show the text as read shows it; one added or removed is a change and shows.
+  const keptMark = beforeText.startsWith(BOM) && input.after.text.startsWith(BOM) ? 1 : 0;
+  const patch = structuredPatch(input.path, input.path, beforeText.slice(keptMark), input.after.text.slice(keptMark), '', '', { context: 3 });
   let added = 0;
   let removed = 0;
   const hunks = patch.hunks.map((hunk) => {

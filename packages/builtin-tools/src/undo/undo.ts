@@ -3,6 +3,7 @@ import type { CheckedPath } from '@openwork/path-guard';
 import type { BuiltinSession } from '../session.ts';
 import { inChangeQueue } from '../shared/change-queue.ts';
 import { encodeIn, sha256 } from '../shared/text.ts';
+import { entryDisagreement } from './entry-check.ts';
 
 export interface UndoConflict {
   readonly changeId: string;
@@ -15,6 +16,8 @@ export interface UndoReport {
   readonly undone: readonly string[];
   readonly conflicts: readonly UndoConflict[];
   readonly skipped: readonly string[];
+  /** Why each change in `skipped` was left, when it is not simply undone already. */
+  readonly reasons: Readonly<Record<string, string>>;
 }
 
 export interface UndoOptions {
@@ -26,6 +29,12 @@ export interface UndoOptions {
    * skipped, not a conflict.
    */
   readonly unconfirmed?: ReadonlySet<string>;
+  /**
+   * Decides a restore as a `write` of that file would be decided now
+   * (docs/contract.md §4.5): a reason refuses it, and the change is skipped
+   * with that reason. Absent: every restore the path guard passes runs.
+   */
+  readonly authorize?: (change: FileChangeArtifact, signal: AbortSignal) => Promise<string | undefined>;
 }
 
 /** The session parts undo needs: the guard of the undo's own roots and the file system. */
@@ -45,13 +54,20 @@ async function currentDigest(session: UndoSession, path: CheckedPath, signal: Ab
 }
 
 /** What became of one change: restored, left alone because it was never made, or a conflict. */
-type UndoOutcome = { readonly kind: 'undone' } | { readonly kind: 'never_made' } | { readonly kind: 'conflict'; readonly conflict: UndoConflict };
+type UndoOutcome =
+  | { readonly kind: 'undone' }
+  | { readonly kind: 'never_made' }
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'conflict'; readonly conflict: UndoConflict };
 
 const UNDONE: UndoOutcome = { kind: 'undone' };
 const NEVER_MADE: UndoOutcome = { kind: 'never_made' };
 
-async function undoOne(session: UndoSession, change: FileChangeArtifact, unconfirmed: boolean, signal: AbortSignal): Promise<UndoOutcome> {
+async function undoOne(session: UndoSession, change: FileChangeArtifact, unconfirmed: boolean, options: UndoOptions): Promise<UndoOutcome> {
+  const { signal } = options;
   const conflict = (reason: string): UndoOutcome => ({ kind: 'conflict', conflict: { changeId: change.changeId, path: change.path, reason } });
+  const disagreement = entryDisagreement(change);
+  if (disagreement !== undefined) return { kind: 'refused', reason: `not a change undo can reverse: ${disagreement}` };
   let path: CheckedPath;
   try {
     // Through the guard of the undo's roots: a journal cannot send undo outside them.
@@ -59,6 +75,8 @@ async function undoOne(session: UndoSession, change: FileChangeArtifact, unconfi
   } catch (error) {
     return conflict(error instanceof ToolError ? `${error.kind}: ${error.message}` : String(error));
   }
+  const refusal = await options.authorize?.(change, signal);
+  if (refusal !== undefined) return { kind: 'refused', reason: refusal };
   return session.filesystem.withLock(
     path,
     async () => {
@@ -104,15 +122,21 @@ async function undoBatch(session: UndoSession, changes: readonly FileChangeArtif
   const undone: string[] = [];
   const conflicts: UndoConflict[] = [];
   const skipped: string[] = [];
+  // A Map, then own properties: a change id such as "__proto__" is a key like any other.
+  const reasons = new Map<string, string>();
   for (const change of [...changes].reverse()) {
     if (change.undone) {
       skipped.push(change.changeId);
       continue;
     }
-    const outcome = await undoOne(session, change, options.unconfirmed?.has(change.changeId) ?? false, options.signal);
+    const outcome = await undoOne(session, change, options.unconfirmed?.has(change.changeId) ?? false, options);
     if (outcome.kind === 'conflict') conflicts.push(outcome.conflict);
+    else if (outcome.kind === 'refused') {
+      skipped.push(change.changeId);
+      reasons.set(change.changeId, outcome.reason);
+    }
     else if (outcome.kind === 'never_made') skipped.push(change.changeId);
     else undone.push(change.changeId);
   }
-  return { undone, conflicts, skipped };
+  return { undone, conflicts, skipped, reasons: Object.fromEntries(reasons) };
 }

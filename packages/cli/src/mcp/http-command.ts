@@ -11,6 +11,7 @@ import type { CliOptions, HttpListen } from '../args.ts';
 import type { CommandIo } from '../call-command.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
 import { createArtifactJournal, type ArtifactJournal } from '../journal.ts';
+import { checkJournalPath } from '../journal-file.ts';
 import { createHost, type CommandHost } from '../session.ts';
 import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
@@ -146,6 +147,8 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
   const { roots, tooWide, standIn } = await commandLineServerRoots(options, io.stderr);
   if (tooWide !== undefined && !standIn) throw new UsageError(`refusing to serve ${tooWide} when no root is named: pass --cwd DIR (or --root DIR)`);
   const journal: ArtifactJournal | undefined = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
+  // A journal that is a symlink, or reached through one, is refused before anything runs.
+  if (journal !== undefined) await checkJournalPath(journal.file);
   // Checked once before listening, so that a root that does not exist is a usage error, not a failure of the first client.
   const probeHost = await createHost(options);
   try {

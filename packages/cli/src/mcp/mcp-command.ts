@@ -8,6 +8,7 @@ import type { CliOptions } from '../args.ts';
 import type { CommandIo } from '../call-command.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
 import { createArtifactJournal } from '../journal.ts';
+import { checkJournalPath } from '../journal-file.ts';
 import { createHost } from '../session.ts';
 import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
@@ -75,6 +76,8 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
   const { roots, tooWide } = await commandLineServerRoots(options, io.stderr);
   // With --artifacts, write and edit record each change (and its original) before they make it.
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
+  // A journal that is a symlink, or reached through one, is refused before anything runs.
+  if (journal !== undefined) await checkJournalPath(journal.file);
   const host = await createHost(options, { background: true });
   // The server exists once the scope of the command line's roots is open; an ask comes later, during a call.
   const serving: { server?: Server } = {};

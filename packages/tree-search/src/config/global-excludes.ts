@@ -43,7 +43,8 @@ function expandHome(path: string, home: string | undefined): string | undefined 
 /**
  * The rules of the global excludes file, as ripgrep finds it: git's
  * `core.excludesFile` (the repository's config, then `~/.gitconfig`, then
- * `$XDG_CONFIG_HOME/git/config`, the first that sets it), else
+ * `$XDG_CONFIG_HOME/git/config`, the first that sets it; `$GIT_CONFIG_GLOBAL`
+ * in place of those two when set), else
  * `$XDG_CONFIG_HOME/git/ignore` (`~/.config/git/ignore`). Undefined when
  * there is none.
  */
@@ -51,7 +52,10 @@ export async function globalExcludes(lookup: GlobalExcludesLookup, repositoryCon
   const home = lookup.environment.HOME;
   const xdgConfig = lookup.environment.XDG_CONFIG_HOME ?? (home === undefined ? undefined : posix.join(home, '.config'));
   let named = repositoryConfig === undefined ? undefined : parseExcludesFile(repositoryConfig);
-  for (const file of [home === undefined ? undefined : posix.join(home, '.gitconfig'), xdgConfig === undefined ? undefined : posix.join(xdgConfig, 'git', 'config')]) {
+  // GIT_CONFIG_GLOBAL names git's global config file in place of ~/.gitconfig and the XDG one, as git reads it.
+  const globalFile = lookup.environment.GIT_CONFIG_GLOBAL;
+  const userFiles = globalFile !== undefined && globalFile !== '' ? [globalFile] : [home === undefined ? undefined : posix.join(home, '.gitconfig'), xdgConfig === undefined ? undefined : posix.join(xdgConfig, 'git', 'config')];
+  for (const file of userFiles) {
     if (named !== undefined || file === undefined || !posix.isAbsolute(file)) continue;
     const text = await readConfigFile(lookup, file);
     named = text === undefined ? undefined : parseExcludesFile(text);

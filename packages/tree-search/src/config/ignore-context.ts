@@ -36,14 +36,15 @@ function prefixBetween(from: string, to: string): string {
 export async function searchIgnore(lookup: IgnoreLookup, root: CheckedPath): Promise<TreeSearchIgnore> {
   const directory = root.kind === 'directory' ? root.displayPath : posix.dirname(root.displayPath);
   const repository = await findRepository(lookup, directory);
-  const config = repository === undefined ? undefined : await readSmall(lookup, joinDisplay(repository.gitDirectory, 'config'));
+  const gitDirectory = repository?.gitDirectory;
+  const config = gitDirectory === undefined ? undefined : await readSmall(lookup, joinDisplay(gitDirectory, 'config'));
   const ignoreCase = config === undefined ? false : (parseIgnoreCase(config) ?? false);
   const rules: IgnoreRulesText[] = [];
   const global = await globalExcludes(lookup, config);
   // The global rules match as if they sat in the working directory.
   if (global !== undefined) rules.push({ source: 'global', text: global, prefix: startsBelowWorkingDirectory(directory) ? prefixBetween('.', directory) : '' });
   if (repository !== undefined) {
-    const exclude = await readSmall(lookup, joinDisplay(repository.gitDirectory, posix.join('info', 'exclude')));
+    const exclude = gitDirectory === undefined ? undefined : await readSmall(lookup, joinDisplay(gitDirectory, posix.join('info', 'exclude')));
     if (exclude !== undefined) rules.push({ source: 'info/exclude', text: exclude, prefix: prefixBetween(repository.root, directory) });
   }
   rules.push(...(await ancestorRules(lookup, directory, repository)));

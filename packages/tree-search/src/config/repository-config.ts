@@ -17,8 +17,12 @@ export interface RepositoryLookup {
 export interface Repository {
   /** The directory that holds `.git`. */
   readonly root: string;
-  /** Where its config and `info/exclude` are: `.git`, or a worktree's common directory. */
-  readonly gitDirectory: string;
+  /**
+   * Where its config and `info/exclude` are: `.git`, or a worktree's common
+   * directory; undefined for a `.git` file that names none (empty, or
+   * unreadable): still a repository's root, as for git and ripgrep.
+   */
+  readonly gitDirectory: string | undefined;
 }
 
 /**
@@ -39,7 +43,8 @@ export async function findRepository(lookup: RepositoryLookup, directory: string
     }
     if (dotGit !== undefined) {
       const gitDirectory = dotGit.kind === 'directory' ? joinDisplay(current, '.git') : await linkedGitDirectory(lookup, dotGit, current);
-      return gitDirectory === undefined ? undefined : { root: current, gitDirectory };
+      // Any `.git` marks the repository's root: the ignore rules of the repository around it stop here.
+      return { root: current, gitDirectory };
     }
     const parent = posix.isAbsolute(current) ? posix.dirname(current) : posix.join(current, '..');
     if (parent === current) return undefined;
