@@ -6,7 +6,7 @@ import { NodeFileSystem } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
 import { PipeProcessBackend } from '@openwork/process-backend/pipe';
 import type { PermissionDecision } from '@openwork/tool-contract';
-import { bashReader, createCommandClassifier, decideBashCommand, gitConfigReader } from '../../src/index.ts';
+import { bashReader, createCommandClassifier, decideBashCommand, gitConfigReader, type BashReader, type BashReading } from '../../src/index.ts';
 
 /** What a command does, by the rule of its form: reads, writes inside the project, runs project code, uses the network, or reaches outside. */
 export type Label = 'READ' | 'WRITE-INSIDE' | 'EXEC' | 'NET' | 'OUTSIDE';
@@ -63,12 +63,13 @@ export async function decideCorpus(entries: readonly CorpusCommand[]): Promise<C
     execFileSync('git', ['init', '-q', repository]);
     const filesystem = new NodeFileSystem();
     const paths = await PathGuard.create({ workingDirectory: repository, probe: filesystem });
-    const processes = new PipeProcessBackend();
+    // The readings run no command: a process group is enough, and each skips a cgroup's set-up and removal.
+    const processes = new PipeProcessBackend({ containment: 'process_group' });
     const environment = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
     const options = {
       filesystem,
       gitConfig: gitConfigReader(processes, environment, { paths }),
-      bashReader: bashReader(processes, environment, { paths }),
+      bashReader: onceEach(bashReader(processes, environment, { paths })),
       protectedDirectories: ['.openwork'],
     };
     const classifier = await createCommandClassifier();
@@ -83,6 +84,22 @@ export async function decideCorpus(entries: readonly CorpusCommand[]): Promise<C
   } finally {
     await rm(repository, { recursive: true, force: true });
   }
+}
+
+/**
+ * The same bash reading, asked once per line: both modes ask bash about the
+ * same text, and bash's reading does not depend on the mode.
+ */
+function onceEach(read: BashReader): BashReader {
+  const readings = new Map<string, Promise<BashReading>>();
+  return (command, signal) => {
+    let reading = readings.get(command);
+    if (reading === undefined) {
+      reading = read(command, signal);
+      readings.set(command, reading);
+    }
+    return reading;
+  };
 }
 
 /** A decision that lets the command run beyond its label: anything but a read in default mode, anything but a read or an inside write in acceptEdits. */
