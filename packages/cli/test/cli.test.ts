@@ -31,7 +31,7 @@ afterAll(async () => {
 describe('openwork-tools (docs/contract.md §4)', () => {
   it('tools --json prints the finalized definitions; readOnly leaves out the writing tools', async () => {
     const all = JSON.parse((await run(['tools', '--json'])).stdout) as { tools: { name: string; id: string; inputSchema: object }[] };
-    expect(all.tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash']);
+    expect(all.tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash', 'bash_output', 'bash_kill', 'bash_write']);
     expect(all.tools[0]).toMatchObject({ name: 'read', id: 'filesystem/read', risk: 'read' });
     const readOnly = JSON.parse((await run(['tools', '--json', '--mode', 'readOnly'])).stdout) as { tools: { name: string }[] };
     expect(readOnly.tools.map((tool) => tool.name)).toEqual(['read', 'grep', 'glob', 'list']);

@@ -90,7 +90,7 @@ describe('openwork-tools mcp --http', () => {
     const { client } = await connect(served);
     try {
       const listed = await client.listTools();
-      expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['bash', 'edit', 'glob', 'grep', 'list', 'read', 'write']);
+      expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['bash', 'bash_kill', 'bash_output', 'bash_write', 'edit', 'glob', 'grep', 'list', 'read', 'write']);
       const read = (await client.callTool({ name: 'read', arguments: { path: 'a.txt' } })) as CallToolResult;
       expect(read.isError).toBe(false);
       expect(read.structuredContent).toMatchObject({ path: 'a.txt', content: 'one\ntwo\n' });
