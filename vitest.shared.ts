@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { DurationsReporter } from './tools/scripts/test-durations.ts';
 
@@ -8,6 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Temporary trees on a memory file system where there is one (tools/scripts/test-temporary-directory.ts).
+    globalSetup: [fileURLToPath(new URL('tools/scripts/test-temporary-directory.ts', import.meta.url))],
     // The usual output, and each file's duration kept for the summary `pnpm test` ends with.
     reporters: ['default', new DurationsReporter()],
   },
