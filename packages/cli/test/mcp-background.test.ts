@@ -3,19 +3,14 @@ import { randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BuiltinSession } from '@openwork/builtin-tools';
-import { approveEveryAsk, modeSelection } from '@openwork/permission-policy';
 import { detectContainment } from '@openwork/process-backend/cgroup';
 import { PtyProcessBackend } from '@openwork/process-backend/pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/args.ts';
 import { scopeOpener } from '../src/mcp/scope.ts';
-import { createToolServer } from '../src/mcp/tool-server.ts';
-import { commandLineRoots, createHost, type CommandHost } from '../src/session.ts';
+import { commandLineRoots, createHost } from '../src/session.ts';
 import { createRegistry } from '../src/toolset.ts';
+import { call, output, readToEnd, serveIn, started, startBackground, text, type Served } from './background-server.ts';
 import { commandBundle, runInProcess } from './command.ts';
 import { markerRunning, PATIENCE_MS, until } from './live-processes.ts';
 
@@ -32,91 +27,7 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-interface Served {
-  readonly client: Client;
-  readonly host: CommandHost;
-  readonly tools: () => Promise<string[]>;
-  readonly close: () => Promise<void>;
-}
-
-/** The MCP server of `mcp --yes` over an in-memory transport: the same host, scope and tool server, in this process. */
-async function serve(flags: string[] = []): Promise<Served> {
-  const options = parseArgs(['mcp', '--cwd', ws, '--yes', ...flags]);
-  const host = await createHost(options, { background: true });
-  const scope = await scopeOpener(host, options, undefined, { ask: approveEveryAsk, question: undefined }, () => {})(commandLineRoots(options));
-  const { server, settled } = createToolServer<BuiltinSession>({
-    definitions: createRegistry()
-      .select(modeSelection(options.mode))
-      .map((entry) => entry.definition),
-    scope: () => Promise.resolve(scope),
-    version: 'test',
-    log: () => {},
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'background-test', version: '0.0.0' });
-  await client.connect(clientSide);
-  return {
-    client,
-    host,
-    tools: async () => (await client.listTools()).tools.map((tool) => tool.name),
-    close: async () => {
-      await client.close();
-      await server.close();
-      await settled();
-      await host.dispose();
-    },
-  };
-}
-
-interface Unread {
-  text: string;
-  bytes: number;
-  droppedBytes: number;
-}
-interface ReadData {
-  backgroundId: string;
-  status: string;
-  exitCode: number | null;
-  durationMs?: number;
-  stdout: Unread;
-  stderr: Unread;
-}
-
-async function call(served: Served, name: string, input: Record<string, unknown>): Promise<CallToolResult> {
-  return (await served.client.callTool({ name, arguments: input }, undefined, { timeout: PATIENCE_MS })) as CallToolResult;
-}
-
-const text = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-
-/** Starts a background command; its id, and what it printed in its first moments. */
-async function started(served: Served, input: Record<string, unknown>): Promise<{ id: string; stdout: string }> {
-  const result = await call(served, 'bash', { runInBackground: true, ...input });
-  expect(result.isError, text(result)).toBeFalsy();
-  const data = result.structuredContent as { status: string; backgroundId: string; stdout: { text: string } };
-  expect(data.status).toBe('running');
-  return { id: data.backgroundId, stdout: data.stdout.text };
-}
-
-async function startBackground(served: Served, input: Record<string, unknown>): Promise<string> {
-  return (await started(served, input)).id;
-}
-
-async function output(served: Served, backgroundId: string, waitMs = 0): Promise<ReadData> {
-  const result = await call(served, 'bash_output', { backgroundId, waitMs });
-  expect(result.isError, text(result)).toBeFalsy();
-  return result.structuredContent as unknown as ReadData;
-}
-
-/** Polls until the command ends; every read's stdout, in order. */
-async function readToEnd(served: Served, backgroundId: string): Promise<{ reads: ReadData[]; stdout: string }> {
-  const reads: ReadData[] = [];
-  for (;;) {
-    const read = await output(served, backgroundId, 2_000);
-    reads.push(read);
-    if (read.status !== 'running') return { reads, stdout: reads.map((each) => each.stdout.text).join('') };
-  }
-}
+const serve = (flags: string[] = []): Promise<Served> => serveIn(ws, flags);
 
 const marked = (marker: string) => () => markerRunning(marker);
 
@@ -296,7 +207,7 @@ describe('background commands and the end of the server process', () => {
     return { child, exited, send };
   }
 
-  it.for([['stdin closing', 0], ['SIGTERM', 143]] as const)('%s ends every background command, a setsid child included', async ([how, status], context) => {
+  it.for([['stdin closing', 0], ['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const)('%s ends every background command, a setsid child included', async ([how, status], context) => {
     const report = await detectContainment();
     if (report.kind !== 'cgroup') context.skip(`no usable cgroup here: ${report.reason}`);
     const marker = `MARKER-${randomInt(1_000_000_000)}`;
@@ -307,7 +218,7 @@ describe('background commands and the end of the server process', () => {
     server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'bash', arguments: { command: `sleep 600; : ${marker}-second`, runInBackground: true } } });
     expect(await until(marked(`${marker}-daemon`), PATIENCE_MS)).toBe(true);
     expect(await until(marked(`${marker}-second`), PATIENCE_MS)).toBe(true);
-    if (how === 'SIGTERM') server.child.kill('SIGTERM');
+    if (how !== 'stdin closing') server.child.kill(how);
     else server.child.stdin.end();
     expect(await server.exited).toBe(status);
     expect(await markerRunning(marker)).toBe(false);
