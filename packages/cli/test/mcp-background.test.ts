@@ -234,7 +234,7 @@ describe('background commands without a session', () => {
     expect(await markerRunning(marker)).toBe(false);
   });
 
-  it('asks a person before a tty command, saying that what is typed later is not checked', async () => {
+  it('asks a person before a tty command, saying that what is typed later is not checked; its companions ask nobody', async () => {
     const options = parseArgs(['mcp', '--cwd', ws, '--allow', 'bash:cat']);
     const host = await createHost(options, { background: true });
     const questions: string[] = [];
@@ -244,6 +244,17 @@ describe('background commands without a session', () => {
       expect(result.status).toBe('denied');
       expect(questions).toHaveLength(1);
       expect(questions[0]).toContain('input written to it later with bash_write is not checked');
+      // Its companions ask nobody: they act only on a command this session already started.
+      const context = () => ({ callId: 'companion', signal: new AbortController().signal });
+      const started = await scope.toolset.call('bash', { command: 'cat', runInBackground: true }, context(), { authorize: scope.authorize });
+      expect(started.status).toBe('ok');
+      const id = started.status === 'ok' ? (started.data as { backgroundId: string }).backgroundId : '';
+      const read = await scope.toolset.call('bash_output', { backgroundId: id }, context(), { authorize: scope.authorize });
+      expect([read.status, read.decision]).toEqual(['ok', { verdict: 'allow', reason: `bash_output acts only on ${id}, a command this session already started; it was decided when it started`, rule: 'background' }]);
+      const killed = await scope.toolset.call('bash_kill', { backgroundId: id }, context(), { authorize: scope.authorize });
+      // cat, its input closed, may have ended and been collected by the read: the kill is decided alike either way.
+      expect(killed.decision?.rule).toBe('background');
+      expect(questions).toHaveLength(1);
     } finally {
       await host.dispose();
     }
