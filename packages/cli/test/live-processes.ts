@@ -32,3 +32,27 @@ export async function until(condition: () => boolean | Promise<boolean>, timeout
   }
   return condition();
 }
+
+/** The pids whose command line holds `marker` (this process excluded), to end a test's leftovers by pid, never by name. */
+export async function markedPids(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const line = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (line.replaceAll('\0', ' ').includes(marker)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/** Kills by pid whatever still holds `marker`; the pids it found, so a test can require there were none. */
+export async function killMarked(marker: string): Promise<number[]> {
+  const pids = await markedPids(marker);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}

@@ -1,22 +1,16 @@
-import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BuiltinSession } from '@openwork/builtin-tools';
-import { approveEveryAsk, modeSelection } from '@openwork/permission-policy';
 import { detectContainment } from '@openwork/process-backend/cgroup';
 import { PtyProcessBackend } from '@openwork/process-backend/pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/args.ts';
 import { scopeOpener } from '../src/mcp/scope.ts';
-import { createToolServer } from '../src/mcp/tool-server.ts';
-import { commandLineRoots, createHost, type CommandHost } from '../src/session.ts';
+import { commandLineRoots, createHost } from '../src/session.ts';
 import { createRegistry } from '../src/toolset.ts';
-import { commandBundle, runInProcess } from './command.ts';
+import { call, output, readToEnd, serveIn, started, startBackground, text, type Served } from './background-server.ts';
+import { runInProcess } from './command.ts';
 import { markerRunning, PATIENCE_MS, until } from './live-processes.ts';
 
 let base: string;
@@ -32,91 +26,7 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-interface Served {
-  readonly client: Client;
-  readonly host: CommandHost;
-  readonly tools: () => Promise<string[]>;
-  readonly close: () => Promise<void>;
-}
-
-/** The MCP server of `mcp --yes` over an in-memory transport: the same host, scope and tool server, in this process. */
-async function serve(flags: string[] = []): Promise<Served> {
-  const options = parseArgs(['mcp', '--cwd', ws, '--yes', ...flags]);
-  const host = await createHost(options, { background: true });
-  const scope = await scopeOpener(host, options, undefined, { ask: approveEveryAsk, question: undefined }, () => {})(commandLineRoots(options));
-  const { server, settled } = createToolServer<BuiltinSession>({
-    definitions: createRegistry()
-      .select(modeSelection(options.mode))
-      .map((entry) => entry.definition),
-    scope: () => Promise.resolve(scope),
-    version: 'test',
-    log: () => {},
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'background-test', version: '0.0.0' });
-  await client.connect(clientSide);
-  return {
-    client,
-    host,
-    tools: async () => (await client.listTools()).tools.map((tool) => tool.name),
-    close: async () => {
-      await client.close();
-      await server.close();
-      await settled();
-      await host.dispose();
-    },
-  };
-}
-
-interface Unread {
-  text: string;
-  bytes: number;
-  droppedBytes: number;
-}
-interface ReadData {
-  backgroundId: string;
-  status: string;
-  exitCode: number | null;
-  durationMs?: number;
-  stdout: Unread;
-  stderr: Unread;
-}
-
-async function call(served: Served, name: string, input: Record<string, unknown>): Promise<CallToolResult> {
-  return (await served.client.callTool({ name, arguments: input }, undefined, { timeout: PATIENCE_MS })) as CallToolResult;
-}
-
-const text = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-
-/** Starts a background command; its id, and what it printed in its first moments. */
-async function started(served: Served, input: Record<string, unknown>): Promise<{ id: string; stdout: string }> {
-  const result = await call(served, 'bash', { runInBackground: true, ...input });
-  expect(result.isError, text(result)).toBeFalsy();
-  const data = result.structuredContent as { status: string; backgroundId: string; stdout: { text: string } };
-  expect(data.status).toBe('running');
-  return { id: data.backgroundId, stdout: data.stdout.text };
-}
-
-async function startBackground(served: Served, input: Record<string, unknown>): Promise<string> {
-  return (await started(served, input)).id;
-}
-
-async function output(served: Served, backgroundId: string, waitMs = 0): Promise<ReadData> {
-  const result = await call(served, 'bash_output', { backgroundId, waitMs });
-  expect(result.isError, text(result)).toBeFalsy();
-  return result.structuredContent as unknown as ReadData;
-}
-
-/** Polls until the command ends; every read's stdout, in order. */
-async function readToEnd(served: Served, backgroundId: string): Promise<{ reads: ReadData[]; stdout: string }> {
-  const reads: ReadData[] = [];
-  for (;;) {
-    const read = await output(served, backgroundId, 2_000);
-    reads.push(read);
-    if (read.status !== 'running') return { reads, stdout: reads.map((each) => each.stdout.text).join('') };
-  }
-}
+const serve = (flags: string[] = []): Promise<Served> => serveIn(ws, flags);
 
 const marked = (marker: string) => () => markerRunning(marker);
 
@@ -280,40 +190,6 @@ describe('background commands through the MCP server', () => {
   });
 });
 
-describe('background commands and the end of the server process', () => {
-  const handshake = [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-  ];
-
-  function start() {
-    const env = Object.fromEntries(Object.entries({ ...process.env, HOME: base }).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const child = spawn('node', [commandBundle(), 'mcp', '--cwd', ws, '--yes'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stdout.resume();
-    child.stderr.resume();
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    return { child, exited, send };
-  }
-
-  it.for([['stdin closing', 0], ['SIGTERM', 143]] as const)('%s ends every background command, a setsid child included', async ([how, status], context) => {
-    const report = await detectContainment();
-    if (report.kind !== 'cgroup') context.skip(`no usable cgroup here: ${report.reason}`);
-    const marker = `MARKER-${randomInt(1_000_000_000)}`;
-    const server = start();
-    for (const message of handshake) server.send(message);
-    const command = `setsid sh -c 'sleep 300; : ${marker}-daemon' >/dev/null 2>&1 < /dev/null & sleep 600; : ${marker}`;
-    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command, runInBackground: true } } });
-    server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'bash', arguments: { command: `sleep 600; : ${marker}-second`, runInBackground: true } } });
-    expect(await until(marked(`${marker}-daemon`), PATIENCE_MS)).toBe(true);
-    expect(await until(marked(`${marker}-second`), PATIENCE_MS)).toBe(true);
-    if (how === 'SIGTERM') server.child.kill('SIGTERM');
-    else server.child.stdin.end();
-    expect(await server.exited).toBe(status);
-    expect(await markerRunning(marker)).toBe(false);
-  });
-});
-
 describe('background commands without a session', () => {
   it('a one-shot call with runInBackground is invalid_input, and nothing runs', async () => {
     const marker = `MARKER-${randomInt(1_000_000_000)}`;
@@ -323,7 +199,7 @@ describe('background commands without a session', () => {
     expect(await markerRunning(marker)).toBe(false);
   });
 
-  it('asks a person before a tty command, saying that what is typed later is not checked', async () => {
+  it('asks a person before a tty command, saying that what is typed later is not checked; its companions ask nobody', async () => {
     const options = parseArgs(['mcp', '--cwd', ws, '--allow', 'bash:cat']);
     const host = await createHost(options, { background: true });
     const questions: string[] = [];
@@ -333,6 +209,17 @@ describe('background commands without a session', () => {
       expect(result.status).toBe('denied');
       expect(questions).toHaveLength(1);
       expect(questions[0]).toContain('input written to it later with bash_write is not checked');
+      // Its companions ask nobody: they act only on a command this session already started.
+      const context = () => ({ callId: 'companion', signal: new AbortController().signal });
+      const started = await scope.toolset.call('bash', { command: 'cat', runInBackground: true }, context(), { authorize: scope.authorize });
+      expect(started.status).toBe('ok');
+      const id = started.status === 'ok' ? (started.data as { backgroundId: string }).backgroundId : '';
+      const read = await scope.toolset.call('bash_output', { backgroundId: id }, context(), { authorize: scope.authorize });
+      expect([read.status, read.decision]).toEqual(['ok', { verdict: 'allow', reason: `bash_output acts only on ${id}, a command this session already started; it was decided when it started`, rule: 'background' }]);
+      const killed = await scope.toolset.call('bash_kill', { backgroundId: id }, context(), { authorize: scope.authorize });
+      // cat, its input closed, may have ended and been collected by the read: the kill is decided alike either way.
+      expect(killed.decision?.rule).toBe('background');
+      expect(questions).toHaveLength(1);
     } finally {
       await host.dispose();
     }

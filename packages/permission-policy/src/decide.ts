@@ -1,7 +1,7 @@
 import { createCommandClassifier, decideBashCommand, quoteCommand, type BashReader, type GitConfigReader } from '@openwork/bash-classifier';
 import type { AsyncFileSystem } from '@openwork/fs-backend';
 import type { PathGuard } from '@openwork/path-guard';
-import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
+import { backgroundReason, type PermissionDecision, type ToolEffect } from '@openwork/tool-contract';
 import { allowRuleName, type AllowRule } from './allow-rules.ts';
 import { denyRuleName, matchingDenyRule, type DenyRule } from './deny-rules.ts';
 import type { PermissionMode } from './permission-mode.ts';
@@ -49,6 +49,8 @@ export async function decide(request: PolicyRequest, options: PolicyOptions): Pr
   switch (effect.kind) {
     case 'read':
       return { verdict: 'allow', reason: 'reading is allowed', rule: 'read' };
+    case 'background':
+      return { verdict: 'allow', reason: backgroundReason(name, effect.backgroundId), rule: 'background' };
     case 'write': {
       // A readOnly toolset holds no writing tool; an embedder that keeps one still gets a refusal, not a prompt.
       if (options.mode === 'readOnly') return { verdict: 'deny', reason: `${name} writes ${effect.paths.join(', ')}, and readOnly mode writes nothing`, rule: 'readOnly' };

@@ -14,6 +14,19 @@ describe('authorizer: the ask flow', () => {
     expect(asked).toEqual([]);
   });
 
+  it('the companions of bash run without asking, saying they act only on a command this session already started', async () => {
+    const asked: AskRequest[] = [];
+    const following: PolicyRequest = { definition: { name: 'bash_kill' }, effect: { kind: 'background', backgroundId: 'bg-3' }, signal: new AbortController().signal };
+    for (const mode of ['default', 'acceptEdits', 'readOnly'] as const) {
+      expect(await authorizer({ mode, ask: (question) => (asked.push(question), Promise.resolve('refused')) })(following)).toEqual({
+        verdict: 'allow',
+        reason: 'bash_kill acts only on bg-3, a command this session already started; it was decided when it started',
+        rule: 'background',
+      });
+    }
+    expect(asked).toEqual([]);
+  });
+
   it('asks with one line naming the tool and the reason, and the call’s signal', async () => {
     const asked: AskRequest[] = [];
     const ask: AskPerson = (question) => (asked.push(question), Promise.resolve('approved'));

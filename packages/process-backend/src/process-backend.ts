@@ -56,6 +56,7 @@ export interface SpawnRequest {
    * types into it (answers to prompts, a REPL line, `\u0003` for Ctrl-C);
    * the terminal's input then stays open instead of getting an end-of-file
    * at the start. Writes after the command has ended are dropped and return false.
+   * The pipe backend has no terminal: it refuses such a request as `invalid_input`.
    */
   readonly terminalInput?: (write: (data: string) => boolean) => void;
 }

@@ -19,6 +19,7 @@ export type { DerivedSignal } from './cancellation.ts';
 export type { ToolCallContext } from './context.ts';
 export type { ToolSessionContext } from './context.ts';
 export type { PermissionDecision } from './decision.ts';
+export { backgroundReason } from './effect.ts';
 export type { ToolEffect } from './effect.ts';
 export { ERROR_KINDS } from './error-kinds.ts';
 export { isErrorKind } from './error-kinds.ts';

@@ -17,6 +17,9 @@ function recording(): { registry: Registry; ran: string[] } {
   return { registry, ran };
 }
 
+/** A definition to hand a policy directly. */
+const registryDefinition = () => ({ definition: new Registry().register(echoTool).select({ names: ['echo'] })[0]!.definition });
+
 describe('a toolset without a policy is safe by default', () => {
   it('runs reads; a write or a command is denied, nothing runs, and the reason says how to give a policy', async () => {
     const { registry, ran } = recording();
@@ -32,6 +35,13 @@ describe('a toolset without a policy is safe by default', () => {
     const run = await toolset.call('run', { command: 'rm -rf src' }, callContext());
     expect(run.status === 'denied' && run.error.message).toMatch(/^run was not run: run runs "rm -rf src"; this toolset has no permission policy/);
     expect(ran).toEqual([]);
+  });
+
+  it('runs the companions of bash, which act only on a command already started, and says so', async () => {
+    const { definition } = registryDefinition();
+    const request = { definition, effect: { kind: 'background', backgroundId: 'bg-1' } as const, input: { backgroundId: 'bg-1' }, callId: 'c1', signal: new AbortController().signal };
+    expect(await readsOnly(request)).toEqual({ verdict: 'allow', reason: 'echo acts only on bg-1, a command this session already started; it was decided when it started', rule: 'background' });
+    expect(await allowAll(request)).toMatchObject({ verdict: 'allow', rule: 'allowAll' });
   });
 
   it('the policy given at finalize decides each call; a call’s own authorize overrides it', async () => {

@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
 import { BackgroundReadOutput, describeRead, type BackgroundReadData } from '../bash/background/background-read.ts';
-import { NO_NEW_EFFECT, sessionBackground } from '../bash/background/session-background.ts';
+import { sessionBackground, startedCommandEffect } from '../bash/background/session-background.ts';
 
 export const BashOutputInput = Type.Object({
   backgroundId: Type.String({ minLength: 1, description: 'The id bash returned for a command started with runInBackground.' }),
@@ -20,7 +20,7 @@ export const bashOutputTool = defineTool({
   accompanies: 'bash',
   input: BashOutputInput,
   output: BackgroundReadOutput,
-  effect: () => NO_NEW_EFFECT,
+  effect: startedCommandEffect,
   execute: async (session: BuiltinSession, call, input) => {
     const background = sessionBackground(session);
     const entry = background.get(input.backgroundId);

@@ -2,7 +2,7 @@ import { defineTool, ToolError } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { NO_NEW_EFFECT, sessionBackground } from '../bash/background/session-background.ts';
+import { sessionBackground, startedCommandEffect } from '../bash/background/session-background.ts';
 
 export const BashWriteInput = Type.Object({
   backgroundId: Type.String({ minLength: 1, description: 'The id bash returned for a command started with runInBackground and tty.' }),
@@ -24,7 +24,7 @@ export const bashWriteTool = defineTool({
   accompanies: 'bash',
   input: BashWriteInput,
   output: BashWriteOutput,
-  effect: () => NO_NEW_EFFECT,
+  effect: startedCommandEffect,
   execute: (session: BuiltinSession, _call, input) => {
     const entry = sessionBackground(session).get(input.backgroundId);
     if (!entry.terminal) {

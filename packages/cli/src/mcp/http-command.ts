@@ -17,6 +17,7 @@ import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
 import { elicitationAsk, elicitationQuestion } from './elicitation-ask.ts';
+import { idleSessionMs, watchIdleSessions } from './idle-sessions.ts';
 import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
 import { commandLineServerRoots } from './start-directory.ts';
 import { createToolServer, type CallScope } from './tool-server.ts';
@@ -28,8 +29,6 @@ export const TOKEN_VARIABLE = 'OPENWORK_MCP_TOKEN';
 const MIN_TOKEN_LENGTH = 16;
 /** The largest request body read: a write's content travels in it. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
-/** A session with no request for this long, and none running, is closed as a client that went away. */
-const IDLE_SESSION_MS = 30 * 60_000;
 
 /** One client's MCP session: its own server, calls, read ledger and processes. */
 interface HttpSession {
@@ -134,8 +133,8 @@ async function listen(server: HttpServer, at: HttpListen): Promise<number> {
  * --allow-origin. Each client that initializes gets a session of its own
  * (a server, a read ledger, a process backend) over the command line's
  * roots; the client's MCP roots name paths of its own machine and are not
- * followed. A session ends on DELETE, when it has been idle for 30 minutes,
- * or with the server; ending it cancels its calls and ends their processes.
+ * followed. A session ends on DELETE, when it has been idle for 30 minutes
+ * (`OPENWORK_MCP_IDLE_MS`), or with the server; ending it cancels its calls and ends their processes.
  * A call whose HTTP response closes before it is answered (the client went
  * away) is cancelled.
  */
@@ -144,6 +143,7 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
   const at = options.http;
   if (at === undefined) throw new Error('mcpHttpCommand needs --http');
   const secret = token(io);
+  const idleMs = idleSessionMs(process.env);
   const { roots, tooWide, standIn } = await commandLineServerRoots(options, io.stderr);
   if (tooWide !== undefined && !standIn) throw new UsageError(`refusing to serve ${tooWide} when no root is named: pass --cwd DIR (or --root DIR)`);
   const journal: ArtifactJournal | undefined = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
@@ -289,11 +289,7 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
   if (!isLoopback(at.host)) io.stderr(`openwork-tools mcp: listening beyond this machine: whoever reaches ${hostPort(at.host, port)} with the token runs these tools\n`);
   io.stderr(`openwork-tools mcp: serving MCP over HTTP at http://${hostPort(at.host, port)}${MCP_PATH}\n`);
 
-  const idle = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) if (session.inFlight === 0 && now - session.lastSeen > IDLE_SESSION_MS) void closeSession(id, session);
-  }, 60_000);
-  idle.unref();
+  const stopIdle = watchIdleSessions(sessions, idleMs, (id, session) => void closeSession(id, session));
 
   let stop: (signal: EndingSignal) => void = () => {};
   const ended = new Promise<EndingSignal>((resolveEnd) => (stop = resolveEnd));
@@ -303,7 +299,7 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
     return () => process.off(signal, onSignal);
   });
   const signal = await ended;
-  clearInterval(idle);
+  stopIdle();
   const closed = new Promise<void>((resolveClose) => http.close(() => resolveClose()));
   await Promise.all([...sessions].map(([id, session]) => closeSession(id, session)));
   http.closeAllConnections();

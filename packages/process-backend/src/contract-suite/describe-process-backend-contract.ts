@@ -11,6 +11,7 @@ import { bash, killLeftovers, markerRunning, minimalEnv, shownBytes, startRun } 
 import { describeContainmentContract } from './describe-containment-contract.ts';
 import { describeMemoryContract } from './describe-memory-contract.ts';
 import { describeScratchContract } from './describe-scratch-contract.ts';
+import { describeTerminalInputContract } from './describe-terminal-input-contract.ts';
 
 export interface ProcessBackendTraits {
   /** A terminal: stderr joins stdout and every `\n` arrives as `\r\n`. */
@@ -280,5 +281,6 @@ export function describeProcessBackendContract(
     );
     describeMemoryContract(make, () => cwd, { processGroupsOnly: traits.processGroupsOnly ?? false });
     describeScratchContract(() => backend, () => cwd, { processGroupsOnly: traits.processGroupsOnly ?? false });
+    describeTerminalInputContract(() => backend, () => cwd, { terminal: traits.terminal ?? false });
   });
 }

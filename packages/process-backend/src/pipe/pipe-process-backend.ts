@@ -1,3 +1,4 @@
+import { ToolError } from '@openwork/tool-contract';
 import { ContainmentHost } from '../cgroup/containment-host.ts';
 import type { ContainmentOptions, ContainmentReport } from '../containment.ts';
 import type { Availability, ProcessBackend, ProcessExit, SpawnRequest } from '../process-backend.ts';
@@ -37,6 +38,10 @@ export class PipeProcessBackend implements ProcessBackend {
   }
 
   run(request: SpawnRequest): Promise<ProcessExit> {
+    // Pipes have no terminal to type into: a request that expects one is refused, not run with its input silently closed.
+    if (request.terminalInput !== undefined) {
+      return Promise.reject(new ToolError('invalid_input', 'The pipe backend has no terminal to type into: terminalInput needs the pty backend.'));
+    }
     return runSupervised(
       request,
       this.#table,

@@ -1,4 +1,4 @@
-import { ToolError } from '@openwork/tool-contract';
+import { ToolError, type ToolEffect } from '@openwork/tool-contract';
 import type { BuiltinSession } from '../../session.ts';
 import type { BackgroundCommands } from './background-commands.ts';
 
@@ -10,5 +10,7 @@ export function sessionBackground(session: BuiltinSession): BackgroundCommands {
   return session.background;
 }
 
-/** What the companions of bash declare: they act on a command this session already started, which was decided then. */
-export const NO_NEW_EFFECT: { readonly kind: 'read'; readonly paths: readonly string[] } = Object.freeze({ kind: 'read', paths: Object.freeze([]) });
+/** What the companions of bash declare: they act only on a command this session already started, which was decided then. */
+export function startedCommandEffect(input: { readonly backgroundId: string }): Extract<ToolEffect, { kind: 'background' }> {
+  return { kind: 'background', backgroundId: input.backgroundId };
+}
