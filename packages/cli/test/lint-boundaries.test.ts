@@ -238,7 +238,7 @@ describe('the direction holds in a plain eslint run, with no nx project graph (a
 
 describe('no promise is dropped', () => {
   it('no-floating-promises fires on a dropped promise', async () => {
-    const messages = await lint('packages/cli/src/lint-probe.ts', 'export function probe(): void {\n  Promise.resolve(1);\n}\n');
+    const messages = await lint('packages/cli/src/lint-probe-typed.ts', 'export function probe(): void {\n  Promise.resolve(1);\n}\n');
     expect(messages.map((message) => message.rule)).toContain('@typescript-eslint/no-floating-promises');
   });
 });
