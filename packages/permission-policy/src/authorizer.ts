@@ -37,10 +37,16 @@ export function authorizer(options: AuthorizerOptions): (request: PolicyRequest)
   // Calls running at once share one question.
   let asking: Promise<AskAnswer> | undefined;
   const allowWith = (project: boolean) => (project && untrusted !== undefined ? [...(options.allow ?? []), ...untrusted.allow] : options.allow);
+  /** The options with the allow rules that apply: the project's too once its folder is trusted. */
+  const optionsWith = (project: boolean) => {
+    const allow = allowWith(project);
+    const { allow: _given, ...rest } = options;
+    return allow === undefined ? rest : { ...rest, allow };
+  };
 
   const withProjectRules = async (request: PolicyRequest, decision: PermissionDecision): Promise<PermissionDecision> => {
     if (untrusted === undefined || trusted || declined || untrusted.allow.length === 0) return decision;
-    const covered = await decide(request, { ...options, allow: allowWith(true) });
+    const covered = await decide(request, optionsWith(true));
     if (covered.approved !== true) return decision;
     const pending = (asking ??= untrusted.trust(request.signal));
     const answer = await pending;
@@ -55,7 +61,7 @@ export function authorizer(options: AuthorizerOptions): (request: PolicyRequest)
   };
 
   return async (request) => {
-    let decision = await decide(request, { ...options, allow: allowWith(trusted) });
+    let decision = await decide(request, optionsWith(trusted));
     // An ask an allow rule approved in advance needs nobody.
     if (decision.verdict !== 'ask' || decision.approved === true) return decision;
     decision = await withProjectRules(request, decision);

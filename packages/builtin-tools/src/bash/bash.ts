@@ -66,7 +66,9 @@ async function memoryLimits(session: BuiltinSession, exit: ProcessExit): Promise
   if (exit.limitHit !== 'memory' && exit.limitHit !== 'session_memory') return {};
   const report = await session.processes.containment().catch(() => undefined);
   const caps = report?.kind === 'cgroup' ? report.memory : undefined;
-  return { command: own ?? caps?.commandBytes, session: caps?.sessionBytes };
+  const command = own ?? caps?.commandBytes;
+  const shared = caps?.sessionBytes;
+  return { ...(command === undefined ? {} : { command }), ...(shared === undefined ? {} : { session: shared }) };
 }
 
 function stream(name: string, output: CapturedOutput): string[] {

@@ -74,7 +74,8 @@ export class ContainmentHost {
     }
     let report: ContainmentReport;
     try {
-      report = await detectContainment({ cgroupParent: this.#options.cgroupParent });
+      const { cgroupParent } = this.#options;
+      report = await detectContainment(cgroupParent === undefined ? {} : { cgroupParent });
     } catch (error) {
       return { kind: 'process_group', reason: `the cgroup detection failed (${describeError(error)}); each command is held by its process group only` };
     }
@@ -84,7 +85,9 @@ export class ContainmentHost {
     if (!report.limits.memory) {
       return /no memory/.test(report.reason) ? report : { ...report, reason: `${report.reason}; no memory limit: these cgroups have no memory controller` };
     }
-    const memory = await memoryBudget(report, { sessionBytes: this.#options.sessionMemoryBytes, commandBytes: this.#limits.maxMemoryBytes });
+    const { sessionMemoryBytes: sessionBytes } = this.#options;
+    const { maxMemoryBytes: commandBytes } = this.#limits;
+    const memory = await memoryBudget(report, { ...(sessionBytes === undefined ? {} : { sessionBytes }), ...(commandBytes === undefined ? {} : { commandBytes }) });
     return { ...report, memory, reason: `${report.reason}; memory: ${memory.sessionBytes} bytes for all commands together, ${memory.commandBytes} for each by default (${memory.reason})` };
   }
 }

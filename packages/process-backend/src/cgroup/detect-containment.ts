@@ -130,6 +130,7 @@ async function legacyCandidate(mounts: readonly CgroupMount[], own: OwnCgroups, 
     }
   }
   const { pids, freezer, memory } = parents;
+  if (pids === undefined || freezer === undefined) return undefined;
   const where = [`pids at ${pids}`, `freezer at ${freezer}`, ...(memory ? [`memory at ${memory}`] : [])].join(', ');
   return {
     kind: 'cgroup',

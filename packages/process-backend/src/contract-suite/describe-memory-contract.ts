@@ -125,7 +125,7 @@ while not os.path.exists("${release}"): time.sleep(0.05)' ${token}`;
         const gos = [0, 1].map((index) => join(getCwd(), `go-${token}-${index}`));
         const outputs = gos.map(() => recorded());
         for (const [index, go] of gos.entries()) {
-          runs.push(startRun(backend, { argv: bash(limitedScript(report, go, hold)), cwd: getCwd(), env, onStdout: outputs[index]?.onStdout }, { safetyMs: 40_000 }));
+          runs.push(startRun(backend, { argv: bash(limitedScript(report, go, hold)), cwd: getCwd(), env, ...(outputs[index] === undefined ? {} : { onStdout: outputs[index].onStdout }) }, { safetyMs: 40_000 }));
         }
         const limits = await Promise.all(runs.map((run, index) => limitsOf(run, outputs[index]?.text ?? (() => ''))));
         for (const seen of limits) expect(seen).toMatchObject({ own: 80 * MIB, parent: 100 * MIB });

@@ -1,4 +1,4 @@
-// A consumer of the Anthropic SDK, typechecked by test/consumer.test.ts
+// A consumer of the Anthropic SDK, typechecked by the workspace typecheck (options checked by test/consumer.test.ts)
 // and run by test/provider-sdks.test.ts:
 // the definitions and the loop take the SDK's own types, without a cast.
 import type Anthropic from '@anthropic-ai/sdk';

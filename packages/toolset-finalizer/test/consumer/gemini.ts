@@ -1,4 +1,4 @@
-// A consumer of Google's Gemini SDK, typechecked by test/consumer.test.ts
+// A consumer of Google's Gemini SDK, typechecked by the workspace typecheck (options checked by test/consumer.test.ts)
 // and run by test/provider-sdks.test.ts.
 import type { FunctionDeclaration, GenerateContentResponse, GoogleGenAI, Tool } from '@google/genai';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a consumer imports the package by its name, as a user's project does

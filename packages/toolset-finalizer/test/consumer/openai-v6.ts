@@ -1,6 +1,6 @@
 // The same consumer against openai 6 (installed as `openai-v6`), the major
 // whose tool_calls union first had custom tool calls; typechecked by
-// test/consumer.test.ts and run by test/provider-sdks.test.ts.
+// the workspace typecheck (its options checked by test/consumer.test.ts) and run by test/provider-sdks.test.ts.
 import type OpenAI from 'openai-v6';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a consumer imports the package by its name, as a user's project does
 import { runOpenAiResponsesCalls, runOpenAiToolCalls, type FinalizedToolset } from '@openwork/toolset-finalizer';

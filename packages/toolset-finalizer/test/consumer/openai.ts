@@ -1,5 +1,5 @@
 // A consumer of the openai SDK (the current major), typechecked by
-// test/consumer.test.ts and run by test/provider-sdks.test.ts: Chat
+// the workspace typecheck (its options checked by test/consumer.test.ts) and run by test/provider-sdks.test.ts: Chat
 // Completions and Responses, strict or not.
 import type OpenAI from 'openai';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a consumer imports the package by its name, as a user's project does
