@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { DurationsReporter } from './tools/scripts/test-durations.ts';
 
@@ -8,6 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The search worker's bundle is a build output: made first when missing or stale (docs/decisions/0035-worker-bundle-built.md).
+    globalSetup: [fileURLToPath(new URL('./packages/fs-backend/scripts/search-worker-setup.ts', import.meta.url))],
     // The usual output, and each file's duration kept for the summary `pnpm test` ends with.
     reporters: ['default', new DurationsReporter()],
   },
