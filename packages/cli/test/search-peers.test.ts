@@ -89,32 +89,40 @@ describe("search answers as ripgrep's own tests expect", () => {
     expect((await call('read', { path: 'utf16/le.txt' })).output).toContain('the needle in UTF-16');
     const files = await call('grep', { pattern: 'needle in', path: 'utf16' });
     expect(files.data).toMatchObject({ files: ['utf16/be.txt', 'utf16/le.txt'], skipped: { binary: 2 } });
-    const content = await call('grep', { pattern: 'needle.*UTF', path: 'utf16', outputMode: 'content' });
+    const content = await call('grep', { pattern: 'needle.*UTF', path: 'utf16', mode: 'content' });
     expect(content.output.split('\n').filter((line) => line.includes('needle'))).toEqual(['utf16/be.txt:2:the needle in UTF-16', 'utf16/le.txt:2:the needle in UTF-16']);
-    expect((await call('grep', { pattern: 'needle', path: 'utf16', outputMode: 'count' })).output).toContain('utf16/le.txt:1');
+    expect((await call('grep', { pattern: 'needle', path: 'utf16', mode: 'count' })).output).toContain('utf16/le.txt:1');
   });
 
   it('ignore lines read as git reads them: foo\\/, [abc and their neighbours (git check-ignore is the oracle)', async () => {
     const repository = join(ws, 'lines');
     await mkdir(repository);
-    const git = (args: string[]) => promisify(execFile)('git', args, { cwd: repository, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
-    await git(['init', '-q']);
+    const gitEnvironment = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    await promisify(execFile)('git', ['init', '-q'], { cwd: repository, env: gitEnvironment });
     const files = ['foo/in-foo.txt', 'sub/foo/in-sub-foo.txt', 'foo\\/in-backslash.txt', '[abc', 'a', 'b', 'x[abc', '[abc]', 'abc/in-abc.txt'];
     for (const file of files) {
       await mkdir(join(repository, file, '..'), { recursive: true });
       await writeFile(join(repository, file), 'probe\n');
     }
+    const linesThatIgnore: string[] = [];
     for (const line of ['foo\\/', '[abc', '[abc/', 'foo\\\\/', '\\[abc', '[!abc', '*[abc', '[abc]', 'x[abc', '[a-']) {
       await writeFile(join(repository, '.gitignore'), `${line}\n`);
       // git answers for a path alone; a file is out when it or one of its folders is ignored.
       const paths = [...new Set(files.flatMap((file) => file.split('/').map((_, index, parts) => parts.slice(0, index + 1).join('/'))))];
-      const ignored = await git(['check-ignore', '--no-index', ...paths]).then(
-        ({ stdout }) => stdout.split('\n').filter(Boolean),
-        (error: { code?: number; stdout?: string }) => (error.code === 1 ? [] : Promise.reject(error)),
-      );
+      // --stdin -z: the paths as they are, not C-quoted (a name with a backslash would be); exit 1 is "none ignored".
+      const ignored = await new Promise<string[]>((resolve, reject) => {
+        const child = execFile('git', ['check-ignore', '--no-index', '--stdin', '-z'], { cwd: repository, env: gitEnvironment }, (error, stdout) => {
+          if (error !== null && error.code !== 1) reject(error);
+          else resolve(stdout.split('\0').filter(Boolean));
+        });
+        child.stdin?.end(paths.join('\0'));
+      });
+      if (ignored.length > 0) linesThatIgnore.push(line);
       const kept = files.filter((file) => !ignored.some((path) => file === path || file.startsWith(`${path}/`))).map((file) => `lines/${file}`);
       const found = await call('grep', { pattern: 'probe', path: 'lines' });
       expect({ line, files: found.data.files }).toEqual({ line, files: kept.sort() });
     }
+    // The oracle answers: an unclosed [ matches nothing, an escaped one is literal, foo\/ escapes the slash and names nothing.
+    expect(linesThatIgnore).toEqual(['foo\\\\/', '\\[abc', '[abc]']);
   });
 });
