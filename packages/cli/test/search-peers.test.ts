@@ -112,7 +112,7 @@ describe("search answers as ripgrep's own tests expect", () => {
       // --stdin -z: the paths as they are, not C-quoted (a name with a backslash would be); exit 1 is "none ignored".
       const ignored = await new Promise<string[]>((resolve, reject) => {
         const child = execFile('git', ['check-ignore', '--no-index', '--stdin', '-z'], { cwd: repository, env: gitEnvironment }, (error, stdout) => {
-          if (error !== null && error.code !== 1) reject(error);
+          if (error !== null && error.code !== 1) reject(new Error(`git check-ignore: ${error.message}`));
           else resolve(stdout.split('\0').filter(Boolean));
         });
         child.stdin?.end(paths.join('\0'));
