@@ -142,7 +142,7 @@ const boundaryConfigs = workspacePackages.flatMap((pkg) => [
 ]);
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/coverage/**', '**/*.d.ts', 'tools/bench/.corpus/**', 'tools/demo/sample/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/coverage/**', '**/*.d.ts', '**/*.generated.js', 'tools/bench/.corpus/**', 'tools/demo/sample/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -9,8 +9,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Temporary trees on a memory file system where there is one (tools/scripts/test-temporary-directory.ts).
-    globalSetup: [fileURLToPath(new URL('tools/scripts/test-temporary-directory.ts', import.meta.url))],
+    globalSetup: [
+      // Temporary trees on a memory file system where there is one (tools/scripts/test-temporary-directory.ts).
+      fileURLToPath(new URL('tools/scripts/test-temporary-directory.ts', import.meta.url)),
+      // The search worker's bundle is a build output: made first when missing or stale (docs/decisions/0035-worker-bundle-built.md).
+      fileURLToPath(new URL('./packages/fs-backend/scripts/search-worker-setup.ts', import.meta.url)),
+    ],
     // The usual output, and each file's duration kept for the summary `pnpm test` ends with.
     reporters: ['default', new DurationsReporter()],
   },

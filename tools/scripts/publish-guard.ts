@@ -120,7 +120,13 @@ export async function buildProblems(packageDir: string, packed: Manifest): Promi
       }
     }
   }
-  const stems = new Set(sources.map((source) => source.slice(0, -'.ts'.length)));
+  // Generated JavaScript in src/ (the search worker's bundle) is copied to dist/ as it is.
+  const copied = (await filesUnder(join(packageDir, 'src'))).filter((file) => file.endsWith('.generated.js'));
+  for (const file of copied) {
+    if (!outputs.includes(file)) problems.push(`src/${file} has no dist/${file}`);
+    else if ((await modified(join(packageDir, 'dist', file))) < (await modified(join(packageDir, 'src', file)))) problems.push(`dist/${file} is older than src/${file}`);
+  }
+  const stems = new Set([...sources.map((source) => source.slice(0, -'.ts'.length)), ...copied.map((file) => file.slice(0, -'.js'.length))]);
   const bundles = targets.filter((target) => target.startsWith('dist/')).map((target) => target.slice('dist/'.length).replace(/\.(d\.ts|js)$/, ''));
   for (const output of outputs) {
     const stem = output.replace(/(\.d\.ts|\.js)(\.map)?$/, '');

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runInProcess } from './command.ts';
 
@@ -23,7 +25,12 @@ afterAll(async () => {
 
 const call = async (tool: string, input: object) => {
   const run = await runInProcess(['call', tool, JSON.stringify(input), '--json'], { cwd: ws });
-  return JSON.parse(run.stdout) as { status: string; output: string; data: { files?: string[]; paths?: string[] }; error?: { kind: string } };
+  return JSON.parse(run.stdout) as {
+    status: string;
+    output: string;
+    data: { files?: string[]; paths?: string[]; skipped?: { binary: number } };
+    error?: { kind: string };
+  };
 };
 
 describe("search answers as ripgrep's own tests expect", () => {
@@ -67,5 +74,55 @@ describe("search answers as ripgrep's own tests expect", () => {
       vi.stubEnv('GIT_CONFIG_GLOBAL', '');
     }
     expect((await call('grep', { pattern: 'probe', path: 'global' })).data.files).toEqual(['global/hidden.log', 'global/kept.txt']);
+  });
+
+  it('a UTF-16 file with a byte-order mark is searched as its text, as read decodes it (rg transcodes it); a NUL in that text is binary', async () => {
+    await mkdir(join(ws, 'utf16'));
+    const text = 'first line\r\nthe needle in UTF-16\r\nlast\r\n';
+    const little = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const big = Buffer.from(little).swap16();
+    await writeFile(join(ws, 'utf16', 'le.txt'), little);
+    await writeFile(join(ws, 'utf16', 'be.txt'), big);
+    await writeFile(join(ws, 'utf16', 'nul.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('the needle\0 and a NUL\n', 'utf16le')]));
+    // UTF-16 without a BOM stays binary, as in rg (its zero bytes are NULs).
+    await writeFile(join(ws, 'utf16', 'bare.txt'), Buffer.from(text, 'utf16le'));
+    expect((await call('read', { path: 'utf16/le.txt' })).output).toContain('the needle in UTF-16');
+    const files = await call('grep', { pattern: 'needle in', path: 'utf16' });
+    expect(files.data).toMatchObject({ files: ['utf16/be.txt', 'utf16/le.txt'], skipped: { binary: 2 } });
+    const content = await call('grep', { pattern: 'needle.*UTF', path: 'utf16', mode: 'content' });
+    expect(content.output.split('\n').filter((line) => line.includes('needle'))).toEqual(['utf16/be.txt:2:the needle in UTF-16', 'utf16/le.txt:2:the needle in UTF-16']);
+    expect((await call('grep', { pattern: 'needle', path: 'utf16', mode: 'count' })).output).toContain('utf16/le.txt:1');
+  });
+
+  it('ignore lines read as git reads them: foo\\/, [abc and their neighbours (git check-ignore is the oracle)', async () => {
+    const repository = join(ws, 'lines');
+    await mkdir(repository);
+    const gitEnvironment = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    await promisify(execFile)('git', ['init', '-q'], { cwd: repository, env: gitEnvironment });
+    const files = ['foo/in-foo.txt', 'sub/foo/in-sub-foo.txt', 'foo\\/in-backslash.txt', '[abc', 'a', 'b', 'x[abc', '[abc]', 'abc/in-abc.txt'];
+    for (const file of files) {
+      await mkdir(join(repository, file, '..'), { recursive: true });
+      await writeFile(join(repository, file), 'probe\n');
+    }
+    const linesThatIgnore: string[] = [];
+    for (const line of ['foo\\/', '[abc', '[abc/', 'foo\\\\/', '\\[abc', '[!abc', '*[abc', '[abc]', 'x[abc', '[a-']) {
+      await writeFile(join(repository, '.gitignore'), `${line}\n`);
+      // git answers for a path alone; a file is out when it or one of its folders is ignored.
+      const paths = [...new Set(files.flatMap((file) => file.split('/').map((_, index, parts) => parts.slice(0, index + 1).join('/'))))];
+      // --stdin -z: the paths as they are, not C-quoted (a name with a backslash would be); exit 1 is "none ignored".
+      const ignored = await new Promise<string[]>((resolve, reject) => {
+        const child = execFile('git', ['check-ignore', '--no-index', '--stdin', '-z'], { cwd: repository, env: gitEnvironment }, (error, stdout) => {
+          if (error !== null && error.code !== 1) reject(new Error(`git check-ignore: ${error.message}`));
+          else resolve(stdout.split('\0').filter(Boolean));
+        });
+        child.stdin?.end(paths.join('\0'));
+      });
+      if (ignored.length > 0) linesThatIgnore.push(line);
+      const kept = files.filter((file) => !ignored.some((path) => file === path || file.startsWith(`${path}/`))).map((file) => `lines/${file}`);
+      const found = await call('grep', { pattern: 'probe', path: 'lines' });
+      expect({ line, files: found.data.files }).toEqual({ line, files: kept.sort() });
+    }
+    // The oracle answers: an unclosed [ matches nothing, an escaped one is literal, foo\/ escapes the slash and names nothing.
+    expect(linesThatIgnore).toEqual(['foo\\\\/', '\\[abc', '[abc]']);
   });
 });

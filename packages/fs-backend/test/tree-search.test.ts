@@ -14,6 +14,17 @@ import { compareUtf8 } from '@openwork/tree-search';
 // another; the output is the same at any number of workers, and on the
 // memory file system, which walks in process.
 
+/** A file in UTF-16 with a byte-order mark: searched as the text it holds (a NUL in that text is binary). */
+function utf16(text: string, order: 'le' | 'be'): Buffer {
+  const little = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  return order === 'le' ? little : little.swap16();
+}
+const UTF16_TEXT: ReadonlyMap<string, string> = new Map([
+  ['z/utf16le.txt', 'a needle in UTF-16LE\n'],
+  ['z/utf16be.txt', 'a needle in UTF-16BE\n'],
+  ['z/utf16nul.txt', 'a needle\u0000 in UTF-16 with a NUL\n'],
+]);
+
 /** The generated tree: relative path → content. About 20 000 files. */
 function generatedTree(): Map<string, string | Buffer> {
   const files = new Map<string, string | Buffer>();
@@ -40,6 +51,7 @@ function generatedTree(): Map<string, string | Buffer> {
   files.set('z/ä.txt', 'needle ä\n');
   files.set('z/𝒳.txt', 'needle 𝒳\n');
   files.set('z/\uE000.txt', 'needle private use\n');
+  for (const [path, text] of UTF16_TEXT) files.set(path, utf16(text, path.includes('be') ? 'be' : 'le'));
   return files;
 }
 
@@ -112,12 +124,15 @@ describe('a tree search of 20 000 files gives the same output at 1, 2 and 4 work
     const withNeedle = [...tree]
       .filter(([path, content]) => {
         if (path.startsWith('.git/') || path.startsWith('ignored/') || (path.endsWith('.log') && path !== 'd3/keep.log')) return false;
-        return typeof content === 'string' && content.includes('needle');
+        const text = UTF16_TEXT.get(path) ?? content;
+        return typeof text === 'string' && text.includes('needle') && !text.includes('\u0000');
       })
       .map(([path]) => path);
     withNeedle.push('d0/link.txt');
     expect(all[3]?.hits.map((hit) => hit.path)).toEqual(withNeedle.sort(compareUtf8));
-    expect(all[3]?.skipped).toEqual({ binary: [...tree.values()].filter((content) => Buffer.isBuffer(content)).length, tooLarge: 0, unreadable: 0 });
+    expect(all[3]?.hits.map((hit) => hit.path)).toEqual(expect.arrayContaining(['z/utf16be.txt', 'z/utf16le.txt']));
+    const binary = [...tree].filter(([path, content]) => Buffer.isBuffer(content) && (UTF16_TEXT.get(path)?.includes('\u0000') ?? true));
+    expect(all[3]?.skipped).toEqual({ binary: binary.length, tooLarge: 0, unreadable: 0 });
     expect(all[3]?.ignored).toEqual({ files: 30, directories: 1, sources: ['.gitignore'] });
     expect(all[2]?.truncated).toBe(true);
     expect(all[2]?.hits).toEqual(all[3]?.hits.slice(0, 100));

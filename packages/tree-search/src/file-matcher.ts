@@ -1,5 +1,6 @@
 import type { SearchPattern } from './search-pattern.ts';
 import { MAX_SPAN_BYTES, type SearchLine, type SearchLineMatch, type TreeSearchHit } from './search-types.ts';
+import { utf16Order } from './utf16-text.ts';
 
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
@@ -66,7 +67,8 @@ export function headDecision(spec: MatcherSpec, sniffBytes: number): ((head: Buf
   const folded = pattern.folded;
   const found = literal !== undefined ? (head: Buffer) => head.indexOf(literal) !== -1 : folded !== undefined ? (head: Buffer) => folded.inBytes(head) : undefined;
   if (found === undefined) return undefined;
-  return (head) => !(sniffBytes > 0 && head.subarray(0, sniffBytes).includes(0)) && found(head);
+  // A UTF-16 file is decided on its decoded text, never on its raw bytes.
+  return (head) => utf16Order(head) === undefined && !(sniffBytes > 0 && head.subarray(0, sniffBytes).includes(0)) && found(head);
 }
 
 function textStartOf(bytes: Buffer): number {

@@ -1,6 +1,7 @@
 import { compareUtf8 } from './compare.ts';
 import type { CompiledSpec } from './compiled-spec.ts';
 import { headDecision, matchFile } from './file-matcher.ts';
+import { utf16AsUtf8 } from './utf16-text.ts';
 import { compileLevels, directoryLevels, type WalkLevel } from './directory-levels.ts';
 import { join, newFrame, partOf, type Frame, type SortedEntry } from './walk-frame.ts';
 import { hitWeight } from './hit-weight.ts';
@@ -254,12 +255,14 @@ export class TaskWalk {
       this.#add({ path: display });
       return;
     }
+    // UTF-16 with a BOM is searched as its text (as read decodes it), binary only when that text holds a NUL.
+    const bytes = utf16AsUtf8(read.bytes) ?? read.bytes;
     const sniff = spec.binarySniffBytes;
-    if (sniff > 0 && read.bytes.subarray(0, sniff).includes(0)) {
+    if (sniff > 0 && bytes.subarray(0, sniff).includes(0)) {
       this.#mark(display, 'binary');
       return;
     }
-    matchFile(read.bytes, display, this.#spec.matcher as NonNullable<CompiledSpec['matcher']>, (hit) => this.#add(hit));
+    matchFile(bytes, display, this.#spec.matcher as NonNullable<CompiledSpec['matcher']>, (hit) => this.#add(hit));
   }
 
   /** A file task: a symlink the coordinator resolved to a file inside the roots, searched under the symlink's path. */

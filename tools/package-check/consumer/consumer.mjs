@@ -1,6 +1,6 @@
 // A product that takes the packages one by one from their tarballs: it builds
-// a toolset, decides each call with the permission policy, calls read and
-// bash, then prints what came back.
+// a toolset, decides each call with the permission policy, calls read,
+// bash and grep, then prints what came back.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,9 @@ const call = async (name, input, id) => {
 };
 const read = await call('read', { path: 'hello.txt' }, 'c1');
 const bash = await call('bash', { command: 'cat hello.txt | wc -c' }, 'c2');
+// grep runs in the file system's worker threads: their code is the bundle the build put in dist/.
+const grep = await call('grep', { pattern: 'from a tar' }, 'c4');
 await session.processes.dispose();
 const write = await call('write', { path: 'new.txt', content: 'x' }, 'c3');
-console.log(JSON.stringify({ names: toolset.names, read: read.data, bash: bash.data, bashDecision: bash.decision, write: write.error }));
+await filesystem.close();
+console.log(JSON.stringify({ names: toolset.names, read: read.data, bash: bash.data, bashDecision: bash.decision, write: write.error, grep: grep.data ?? grep.error }));

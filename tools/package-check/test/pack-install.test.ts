@@ -49,6 +49,7 @@ describe('the packages install from their tarballs', () => {
       const assets = name === 'bash-classifier' ? ['package/grammar/LICENSE', 'package/grammar/README.md', 'package/grammar/tree-sitter-bash.wasm'] : [];
       expect(files.filter((file) => !/^package\/(package\.json|README\.md|LICENSE|dist\/.*)$/.test(file)).sort(), name).toEqual(assets);
       expect(files.some((file) => file.endsWith('.test.js')), name).toBe(false);
+      if (name === 'fs-backend') expect(files, name).toContain('package/dist/node/worker-source.generated.js');
     }
   });
 
@@ -71,9 +72,12 @@ describe('the packages install from their tarballs', () => {
       bash: { status: string; stdout: { text: string } };
       bashDecision: { verdict: string; rule: string };
       write: { kind: string; message: string };
+      grep: unknown;
     };
     expect(result.names).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'list', 'bash']));
     expect(result.read.content).toBe('hello from a tarball\n');
+    // Searched by the worker bundle that fs-backend's build puts in dist/ (docs/decisions/0035-worker-bundle-built.md).
+    expect(result.grep).toMatchObject({ files: ['hello.txt'], truncated: false });
     expect(result.bash).toMatchObject({ status: 'exited', stdout: { text: '21\n' } });
     // The permission policy, with its bash classifier, works from the installed tarballs.
     expect(result.bashDecision).toMatchObject({ verdict: 'allow', rule: 'read_only:cat, read_only:wc' });

@@ -3,7 +3,7 @@ import { serveSearchWorker } from '@openwork/tree-search/worker';
 import { nodeSearchHost } from './node-search-host.ts';
 
 // The entry of the Node file system's worker threads, bundled into
-// worker-source.generated.ts (scripts/bundle-search-worker.ts): the search
+// worker-source.generated.js (scripts/bundle-search-worker.ts): the search
 // engine's worker loop, walking through the Node host.
 
 const handles = (workerData as { handles?: boolean } | null)?.handles === true;

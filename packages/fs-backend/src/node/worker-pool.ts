@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SearchWalkers, TaskBatch, WalkerEvents, WalkerRun, WireSpec, WireTask } from '@openwork/tree-search';
 import type { FromWorker, ToWorker } from '@openwork/tree-search/worker';
-import { SEARCH_WORKER_SOURCE } from './worker-source.generated.ts';
+// A build output (scripts/bundle-search-worker.ts), declared by worker-source.generated.d.ts.
+import { SEARCH_WORKER_SOURCE } from './worker-source.generated.js';
 
 /** How long a worker may take to stop a cancelled task before it is terminated instead. */
 const CANCEL_GRACE_MS = 2000;
