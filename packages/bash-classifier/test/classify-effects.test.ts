@@ -39,13 +39,14 @@ describe('classify(command, context)', () => {
     const effects = await classify('echo hi > /etc/openwork-probe', { ...context, mode: 'acceptEdits' });
     expect(effects.verdict).toBe('ask');
     expect(effects.writes).toEqual(['/etc/openwork-probe']);
-    expect(effects.reason).toContain('/etc/openwork-probe');
+    expect(effects.reason).toContain('/etc/openwork-probe is not inside a writable root');
+    expect(effects.reason).toContain('a writable root that holds it, would let it run');
   });
 
   it('says when it did not understand the line: its lists are then not the whole story', async () => {
     const effects = await classify('python3 script.py > out.txt', { ...context, mode: 'acceptEdits' });
     expect(effects).toMatchObject({ runs: ['python3'], reads: [], writes: ['out.txt'], understood: false, verdict: 'ask' });
-    expect(effects.reason).toContain('python3');
+    expect(effects.reason).toContain('python3 is not on the read-only list or the filesystem gate; an allow rule "bash:python3" would let it run');
   });
 
   it('reports a line an allow rule approved as an approved ask, with the rule', async () => {

@@ -24,3 +24,8 @@ export function matchingAllowRule(words: readonly Word[], rules: readonly Comman
       }),
   );
 }
+
+/** What would make a command the lists refuse run on its own: a person's allow rule for its first words (docs/contract.md §4.3). */
+export function allowRuleHint(words: readonly string[]): string {
+  return `an allow rule ${JSON.stringify(`bash:${words.join(' ')}`)} would let it run`;
+}

@@ -2,7 +2,7 @@ import type { Parser, Tree } from 'web-tree-sitter';
 import { find } from './find.ts';
 import { gate, GATE_PROGRAMS } from './gate.ts';
 import { git } from './git.ts';
-import { matchingAllowRule } from './allow-rules.ts';
+import { allowRuleHint, matchingAllowRule } from './allow-rules.ts';
 import { readOperand } from './reads.ts';
 import { rg } from './rg.ts';
 import { editsInPlace, sed, sedInPlace } from './sed.ts';
@@ -71,7 +71,7 @@ function checkCommand(command: SimpleCommand, options: ClassifyOptions): Program
     if (options.mode !== 'acceptEdits') return refuse(`${program} changes files; it runs on its own only in acceptEdits mode`);
     return gate(program, args);
   }
-  return refuse(`${program} is not on the read-only list${options.mode === 'acceptEdits' ? ' or the filesystem gate' : ''}`);
+  return refuse(`${program} is not on the read-only list${options.mode === 'acceptEdits' ? ' or the filesystem gate' : ''}; ${allowRuleHint([program])}`);
 }
 
 /** Why bash might write elsewhere than the redirect's word says: it expands a glob, a ~ or braces in the target. */
