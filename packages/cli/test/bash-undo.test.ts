@@ -52,6 +52,34 @@ describe('writes bash makes in acceptEdits are undoable (docs/contract.md §4.5)
     expect(await content('copy.txt')).toBeNull();
   });
 
+  it('finds the targets from where the line starts (workdir), and names a target it cannot keep as text', async () => {
+    const other = join(base, 'workdir.jsonl');
+    await mkdir(join(ws, 'sub'), { recursive: true });
+    await writeFile(join(ws, 'sub', 'w.txt'), 'a\n');
+    await writeFile(join(ws, 'sub', 'bin.dat'), Buffer.from([0, 1, 2]));
+    const edited = await run(['call', 'bash', JSON.stringify({ command: 'sed -i s/a/b/ w.txt bin.dat', workdir: 'sub' }), '--mode', 'acceptEdits', '--artifacts', other, '--json']);
+    expect(edited.code, edited.stdout + edited.stderr).toBe(0);
+    const result = JSON.parse(edited.stdout) as { output: string; artifacts: { path: string }[] };
+    expect(result.artifacts.map((artifact) => artifact.path)).toEqual(['sub/w.txt']);
+    expect(result.output).toContain('Not recorded for undo: sub/bin.dat (binary).');
+    const undo = await run(['undo', '--artifacts', other, '--trust-journal', '--json']);
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect(await content('sub/w.txt')).toBe('a\n');
+  });
+
+  it('a line that removes a file records nothing, so undo cannot lose the only copy of what it held', async () => {
+    const other = join(base, 'moves.jsonl');
+    await writeFile(join(ws, 'm.txt'), 'kept\n');
+    await writeFile(join(ws, 'dst.txt'), 'old\n');
+    const moved = await run(['call', 'bash', JSON.stringify({ command: 'mv m.txt dst.txt' }), '--mode', 'acceptEdits', '--artifacts', other, '--json']);
+    expect(moved.code, moved.stdout + moved.stderr).toBe(0);
+    const result = JSON.parse(moved.stdout) as { output: string; artifacts?: unknown[] };
+    expect(result.artifacts ?? []).toEqual([]);
+    expect(result.output).toContain('Not recorded for undo: m.txt (removed), dst.txt (the line also removed a file');
+    expect(await readFile(other, 'utf8').catch(() => '')).toBe('');
+    expect(await content('dst.txt')).toBe('kept\n');
+  });
+
   it('a command run with a person\'s approval, or in default mode, records nothing: the gate did not pick its targets', async () => {
     const other = join(base, 'other.jsonl');
     await writeFile(join(ws, 'g.txt'), 'a\n');

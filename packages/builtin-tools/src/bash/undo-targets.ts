@@ -82,11 +82,15 @@ export async function undoTargetsBefore(
 /**
  * After the line ran: a file_change artifact for every target whose content
  * changed, recorded in the session's journal as write records its change.
- * A target the command removed is noted: undo restores files, not removals.
+ * A line that removed a target records nothing: undo restores files, not
+ * removals, and undoing only the rest (the destination of an `mv`) would
+ * lose the only copy of what the removed file held.
  */
 export async function recordUndoTargets(session: BuiltinSession, undo: UndoTargets, signal: AbortSignal): Promise<{ artifacts: FileChangeArtifact[]; notes: string[] }> {
   const artifacts: FileChangeArtifact[] = [];
   const notes = [...undo.notes];
+  const changed: FileChangeArtifact[] = [];
+  const removed: string[] = [];
   for (const target of undo.targets) {
     const { before } = target;
     // Resolved again: sed -i, mv and cp put a new file in the old one's place.
@@ -104,12 +108,19 @@ export async function recordUndoTargets(session: BuiltinSession, undo: UndoTarge
       continue;
     }
     if (after === null) {
-      if (before !== null) notes.push(`${path.displayPath} (removed)`);
+      if (before !== null) removed.push(path.displayPath);
       continue;
     }
     if (before !== null && before.sha256 === after.sha256) continue;
     const original = before?.encoding === undefined ? {} : { encoding: before.encoding };
-    const artifact = { ...fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before, after }), ...original };
+    changed.push({ ...fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before, after }), ...original });
+  }
+  // Undoing the rest of a line that removed a file (`mv a b`) would remove or overwrite the only copy of what it held.
+  if (removed.length > 0) {
+    notes.push(...removed.map((path) => `${path} (removed)`), ...changed.map((change) => `${change.path} (the line also removed a file, which undo cannot bring back)`));
+    return { artifacts, notes };
+  }
+  for (const artifact of changed) {
     await commitRecorded(session, artifact, signal, () => Promise.resolve());
     artifacts.push(artifact);
   }
