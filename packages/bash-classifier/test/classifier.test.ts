@@ -108,6 +108,8 @@ const CASES: readonly Case[] = [
   ['python3 x.py', D, 'ask', 'python3 is not on the read-only list; an allow rule "bash:python3" would let it run'],
   ['git checkout main', E, 'ask', 'git checkout is not on the read-only list (status, log, diff, show, ls-files, rev-parse, blame); an allow rule "bash:git checkout" would let it run'],
   ['chmod +x run.sh', E, 'ask', 'chmod is not on the read-only list or the filesystem gate; an allow rule "bash:chmod" would let it run'],
+  ["sed 'r other.txt' a.txt", D, 'ask', 'sed r reads a file into the output; an allow rule "bash:sed" would let it run'],
+  ['*.sh --run', D, 'ask', 'the program name is a glob (in'],
   ['sed -i s/a/b/ f.txt', D, 'ask', 'sed -i edits files in place; it runs on its own only in acceptEdits mode'],
   ['git commit -m x', D, 'ask', 'git commit is not on the read-only list'],
   ['sort -o out.txt in.txt', D, 'ask', 'sort -o writes'],
@@ -236,7 +238,7 @@ describe('the bash effect classifier (docs/design.md §8)', () => {
   });
 
   it('the allow rule an ask names is the one that lets the command run', () => {
-    for (const command of ['python3 x.py', 'git checkout main']) {
+    for (const command of ['python3 x.py', 'git checkout main', "sed 'r other.txt' a.txt", 'ls {a,b}', 'sleep 1', 'git commit -m x', 'npm test']) {
       const asked = classifier.classify(command, { mode: 'default' });
       const named = /an allow rule "bash:([^"]+)" would let it run/.exec(asked.reason)?.[1];
       expect(named, asked.reason).toBeDefined();

@@ -2,7 +2,7 @@ import type { Parser, Tree } from 'web-tree-sitter';
 import { find } from './find.ts';
 import { gate, GATE_PROGRAMS } from './gate.ts';
 import { git } from './git.ts';
-import { allowRuleHint, matchingAllowRule } from './allow-rules.ts';
+import { allowRuleHint, matchingAllowRule, ruleWords } from './allow-rules.ts';
 import { readOperand } from './reads.ts';
 import { rg } from './rg.ts';
 import { editsInPlace, sed, sedInPlace } from './sed.ts';
@@ -44,7 +44,19 @@ function ask(reason: string, commands: readonly ParsedCommand[] = []): CommandCl
   return { verdict: 'ask', list: null, rule: 'ask', reason, commands, writePaths: [], recursivePaths: [], writeThrough: [], newTrees: [], readPaths: [], git: [], jqPrograms: [] };
 }
 
+/**
+ * The table's verdict for one simple command; a refusal says what would make
+ * it run when it does not yet: the allow rule for its first words, which
+ * covers the program with every argument (docs/contract.md §4.3).
+ */
 function checkCommand(command: SimpleCommand, options: ClassifyOptions): ProgramVerdict & { readonly allowRule?: true } {
+  const verdict = checkProgram(command, options);
+  if (verdict.ok || /would let it run|only in acceptEdits mode/.test(verdict.reason)) return verdict;
+  const words = ruleWords(command.words);
+  return words === undefined ? verdict : refuse(`${verdict.reason}; ${allowRuleHint(words)}`);
+}
+
+function checkProgram(command: SimpleCommand, options: ClassifyOptions): ProgramVerdict & { readonly allowRule?: true } {
   const [name, ...args] = command.words;
   if (name === undefined) return refuse('the command has no program');
   // A person's rule covers the program and every argument after its prefix; the line's syntax was checked already.
@@ -71,7 +83,7 @@ function checkCommand(command: SimpleCommand, options: ClassifyOptions): Program
     if (options.mode !== 'acceptEdits') return refuse(`${program} changes files; it runs on its own only in acceptEdits mode`);
     return gate(program, args);
   }
-  return refuse(`${program} is not on the read-only list${options.mode === 'acceptEdits' ? ' or the filesystem gate' : ''}; ${allowRuleHint([program])}`);
+  return refuse(`${program} is not on the read-only list${options.mode === 'acceptEdits' ? ' or the filesystem gate' : ''}`);
 }
 
 /** Why bash might write elsewhere than the redirect's word says: it expands a glob, a ~ or braces in the target. */
