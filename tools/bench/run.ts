@@ -1,7 +1,9 @@
 // pnpm bench: our tools against ripgrep, the raw pipe, plain node and the
 // reference MCP filesystem server, measured alternately in the same run,
-// from the packages as built and installed from their tarballs.
-//   pnpm bench [--runs N] [--only prefix,prefix] [--calls N]
+// from the packages as built and installed from their tarballs; then the
+// command corpus: how often bash commands real agents ran go without asking,
+// per label and per source (`pnpm bench:commands` prints only that part).
+//   pnpm bench [--runs N] [--only prefix,prefix] [--calls N]   (--only commands: the corpus alone)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -9,6 +11,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { packAndInstall } from '@openwork/package-check';
+import { decideCorpus, loadCorpus } from '../../packages/bash-classifier/test/corpus/corpus.ts';
+import { corpusReport } from '../../packages/bash-classifier/test/corpus/report.ts';
 import { cacheDirectory, ensureCorpus, ensureIgnoredLogTrees } from './corpus.ts';
 import { median, mib, ms, percentile, ratio } from './stats.ts';
 
@@ -91,6 +95,18 @@ interface Row {
   readonly baseline: number;
   readonly maxRssKiB: number | undefined;
   readonly summary: string;
+}
+
+// The command corpus needs no build: with `--only commands` nothing is installed.
+const commandsOnly = only !== undefined && only.every((prefix) => 'commands'.startsWith(prefix));
+const commandLines: string[] = [];
+if (wanted('commands')) {
+  log('running: commands, the command corpus in default and acceptEdits mode');
+  commandLines.push('', '```', 'command corpus: bash commands run without asking', ...corpusReport(await decideCorpus(await loadCorpus()), { asking: 10 }), '```');
+}
+if (commandsOnly) {
+  console.log(commandLines.join('\n'));
+  process.exit(0);
 }
 
 const project = await install();
@@ -261,4 +277,4 @@ if (wanted('bounds')) {
     lines.push(`| ${name} | ${mib(measured.vmHwmKiB)} | < 300 MiB | ${measured.summary.replaceAll('|', '\\|')} |`);
   }
 }
-console.log(lines.join('\n'));
+console.log([...lines, ...commandLines].join('\n'));

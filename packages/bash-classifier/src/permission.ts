@@ -136,7 +136,7 @@ async function checkReads(paths: PathGuard, classification: CommandClassificatio
       return await paths.resolvePath(path, 'read', 'must_exist', signal);
     } catch (error) {
       if (!isToolError(error)) throw error;
-      return LEADS_OUT.has(error.kind) ? `it reads ${path}, which is outside the readable roots (${error.kind})` : undefined;
+      return LEADS_OUT.has(error.kind) ? `it reads ${path}, which is outside the readable roots (${error.kind}); a person's approval, or a readable root that holds it, would let it run` : undefined;
     }
   };
   for (const read of classification.readPaths) {
@@ -202,7 +202,7 @@ export async function decideBashCommand(
       if (!isToolError(error)) throw error;
       // `cp a dst/` when dst/a does not exist (or dst is a file) writes nothing through it.
       if (through.has(path) && !LEADS_OUT.has(error.kind) && error.kind !== 'protected') continue;
-      return asking(effect.command, `${path} is not inside a writable root (${error.kind})`);
+      return asking(effect.command, `${path} is not inside a writable root (${error.kind}); a person's approval, or a writable root that holds it, would let it run`);
     }
     if (paths.passesThrough(checked, '.git')) {
       return asking(effect.command, `${path} is inside .git, where a change alters what git runs (hooks, configuration)`);

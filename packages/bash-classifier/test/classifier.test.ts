@@ -104,6 +104,13 @@ const CASES: readonly Case[] = [
   ['git diff --ext-diff', D, 'ask', 'external diff'],
   ['git -p log', D, 'ask', 'pager'],
   ['git push origin main', D, 'ask', 'git push is not on the read-only list'],
+  // An ask names the word and what would make it run: an allow rule for its first words, or the mode.
+  ['python3 x.py', D, 'ask', 'python3 is not on the read-only list; an allow rule "bash:python3" would let it run'],
+  ['git checkout main', E, 'ask', 'git checkout is not on the read-only list (status, log, diff, show, ls-files, rev-parse, blame); an allow rule "bash:git checkout" would let it run'],
+  ['chmod +x run.sh', E, 'ask', 'chmod is not on the read-only list or the filesystem gate; an allow rule "bash:chmod" would let it run'],
+  ["sed 'r other.txt' a.txt", D, 'ask', 'sed r reads a file into the output; an allow rule "bash:sed" would let it run'],
+  ['*.sh --run', D, 'ask', 'the program name is a glob (in'],
+  ['sed -i s/a/b/ f.txt', D, 'ask', 'sed -i edits files in place; it runs on its own only in acceptEdits mode'],
   ['git commit -m x', D, 'ask', 'git commit is not on the read-only list'],
   ['sort -o out.txt in.txt', D, 'ask', 'sort -o writes'],
   ['sort --compress-program=sh in.txt', D, 'ask', 'runs another program'],
@@ -162,7 +169,7 @@ const CASES: readonly Case[] = [
   ['mv a.txt b.txt', E, 'allow', 'filesystem_gate:mv'],
   ['rm -f build/*.o', E, 'allow', 'filesystem_gate:rm'],
   ['rm -rf build', E, 'allow', 'filesystem_gate:rm'],
-  ['mkdir -p build', D, 'ask', 'only in acceptEdits mode'],
+  ['mkdir -p build', D, 'ask', 'mkdir changes files; it runs on its own only in acceptEdits mode'],
   ['rm --no-preserve-root -rf /', E, 'ask', 'never run on its own'],
   ['rm -rf ~/x', E, 'ask', '~'],
   ['rm -rf *', E, 'ask', 'starts with a glob'],
@@ -227,6 +234,16 @@ describe('the bash effect classifier (docs/design.md §8)', () => {
       expect(result.rule).toBe('ask');
       expect(result.list).toBeNull();
       expect(result.reason).toContain(detail);
+    }
+  });
+
+  it('the allow rule an ask names is the one that lets the command run', () => {
+    for (const command of ['python3 x.py', 'git checkout main', "sed 'r other.txt' a.txt", 'ls {a,b}', 'sleep 1', 'git commit -m x', 'npm test']) {
+      const asked = classifier.classify(command, { mode: 'default' });
+      const named = /an allow rule "bash:([^"]+)" would let it run/.exec(asked.reason)?.[1];
+      expect(named, asked.reason).toBeDefined();
+      const rule = { name: `allow:bash:${named ?? ''}`, prefix: (named ?? '').split(' ') };
+      expect(classifier.classify(command, { mode: 'default', allowRules: [rule] })).toMatchObject({ verdict: 'allow', list: 'allow_rule' });
     }
   });
 

@@ -7,6 +7,7 @@ describe('the package entry point', () => {
       'READ_ONLY_PROGRAMS',
       'autoRunEnvironment',
       'bashReader',
+      'classify',
       'commandEnvironment',
       'createCommandClassifier',
       'decideBashCommand',

@@ -24,3 +24,20 @@ export function matchingAllowRule(words: readonly Word[], rules: readonly Comman
       }),
   );
 }
+
+/** What would make a command the lists refuse run on its own: a person's allow rule for its first words (docs/contract.md §4.3). */
+export function allowRuleHint(words: readonly string[]): string {
+  return `an allow rule ${JSON.stringify(`bash:${words.join(' ')}`)} would let it run`;
+}
+
+/**
+ * The prefix an allow rule for this command would name: its program, and a
+ * git subcommand with it; undefined when the program is not a literal word,
+ * which no rule can match.
+ */
+export function ruleWords(words: readonly Word[]): readonly string[] | undefined {
+  const [program, next] = words;
+  if (program === undefined || !literal(program) || program.value === '') return undefined;
+  if (program.value === 'git' && next !== undefined && literal(next) && /^[a-z][a-z-]*$/.test(next.value)) return [program.value, next.value];
+  return [program.value];
+}

@@ -2,7 +2,7 @@ import type { Parser, Tree } from 'web-tree-sitter';
 import { find } from './find.ts';
 import { gate, GATE_PROGRAMS } from './gate.ts';
 import { git } from './git.ts';
-import { matchingAllowRule } from './allow-rules.ts';
+import { allowRuleHint, matchingAllowRule, ruleWords } from './allow-rules.ts';
 import { readOperand } from './reads.ts';
 import { rg } from './rg.ts';
 import { editsInPlace, sed, sedInPlace } from './sed.ts';
@@ -44,7 +44,19 @@ function ask(reason: string, commands: readonly ParsedCommand[] = []): CommandCl
   return { verdict: 'ask', list: null, rule: 'ask', reason, commands, writePaths: [], recursivePaths: [], writeThrough: [], newTrees: [], readPaths: [], git: [], jqPrograms: [] };
 }
 
+/**
+ * The table's verdict for one simple command; a refusal says what would make
+ * it run when it does not yet: the allow rule for its first words, which
+ * covers the program with every argument (docs/contract.md §4.3).
+ */
 function checkCommand(command: SimpleCommand, options: ClassifyOptions): ProgramVerdict & { readonly allowRule?: true } {
+  const verdict = checkProgram(command, options);
+  if (verdict.ok || /would let it run|only in acceptEdits mode/.test(verdict.reason)) return verdict;
+  const words = ruleWords(command.words);
+  return words === undefined ? verdict : refuse(`${verdict.reason}; ${allowRuleHint(words)}`);
+}
+
+function checkProgram(command: SimpleCommand, options: ClassifyOptions): ProgramVerdict & { readonly allowRule?: true } {
   const [name, ...args] = command.words;
   if (name === undefined) return refuse('the command has no program');
   // A person's rule covers the program and every argument after its prefix; the line's syntax was checked already.

@@ -1,3 +1,4 @@
+import { allowRuleHint } from './allow-rules.ts';
 import { refuse } from './verdict.ts';
 import { abbreviates, DENIED_LONG, FILE_OPTIONS } from './git-options.ts';
 import { readOperand } from './reads.ts';
@@ -54,7 +55,7 @@ export const git: ProgramCheck = (program, args) => {
   const subcommand = args[index]?.value;
   const reads: ReadOperand[] = directory === '.' ? [] : [{ path: directory }];
   if (subcommand === undefined) return { ok: true, rule: `read_only:${program}`, readPaths: reads, git: { directory, subcommand } };
-  if (!READ_SUBCOMMANDS.has(subcommand)) return refuse(`git ${subcommand} is not on the read-only list (status, log, diff, show, ls-files, rev-parse, blame)`);
+  if (!READ_SUBCOMMANDS.has(subcommand)) return refuse(`git ${subcommand} is not on the read-only list (status, log, diff, show, ls-files, rev-parse, blame); ${allowRuleHint([program, subcommand])}`);
   const rest = args.slice(index + 1);
   const fileOptions = FILE_OPTIONS[subcommand] ?? { long: [], short: '' };
   // Values of file options: git resolves some from the top of the work tree, not from where it starts, so checkGit checks them from there too.

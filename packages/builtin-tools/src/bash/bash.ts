@@ -9,6 +9,7 @@ import { BashOutput } from '../shared/output-schemas.ts';
 import { absoluteOf } from '../shared/absolute.ts';
 import { backgroundStarted, checkBackgroundInput } from './background/background-started.ts';
 import { startBackground } from './background/start-background.ts';
+import { recordUndoTargets, undoTargetsBefore } from './undo-targets.ts';
 
 export const BashInput = Type.Object({
   command: Type.String({ minLength: 1, description: 'The bash command to run.' }),
@@ -132,6 +133,8 @@ export const bashTool = defineTool({
         const entry = await startBackground(session, { command: input.command, cwd, env, limits, ...timeout, terminal: input.tty === true, signal: call.signal });
         return backgroundStarted(session, entry);
       }
+      // docs/contract.md §4.5: what the filesystem gate let the line write is kept first, so undo can restore it.
+      const undo = await undoTargetsBefore(session, input.command, cwd, authorization.decision, call.signal);
       const exit = await session.processes.run({
         argv: ['bash', '--noprofile', '--norc', '-c', input.command],
         cwd,
@@ -149,7 +152,11 @@ export const bashTool = defineTool({
       const deadline: Deadline = exit.status === 'timed_out' && call.signal.aborted ? { kind: 'call' } : { kind: 'own', timeoutMs };
       const lines = [headline(exit, deadline), ...notes(exit, limits, await memoryLimits(session, exit)), ...stream('stdout', exit.stdout), ...stream('stderr', exit.stderr)];
       if (exit.stdout.totalBytes === 0 && exit.stderr.totalBytes === 0) lines.push('(no output)');
-      return { data: { ...exit }, output: lines.join('\n') };
+      if (undo === undefined) return { data: { ...exit }, output: lines.join('\n') };
+      // Recorded whatever ended the command, a cancel included: the files changed either way.
+      const recorded = await recordUndoTargets(session, undo, new AbortController().signal);
+      if (recorded.notes.length > 0) lines.push(`Not recorded for undo: ${recorded.notes.join(', ')}.`);
+      return { data: { ...exit }, output: lines.join('\n'), artifacts: recorded.artifacts };
     } finally {
       own.release();
     }
