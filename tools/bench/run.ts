@@ -11,8 +11,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { packAndInstall } from '@openwork/package-check';
-import { decideCorpus, loadCorpus } from '../../packages/bash-classifier/test/corpus/corpus.ts';
-import { corpusReport } from '../../packages/bash-classifier/test/corpus/report.ts';
 import { cacheDirectory, ensureCorpus, ensureIgnoredLogTrees } from './corpus.ts';
 import { median, mib, ms, percentile, ratio } from './stats.ts';
 
@@ -102,7 +100,14 @@ const commandsOnly = only !== undefined && only.every((prefix) => 'commands'.sta
 const commandLines: string[] = [];
 if (wanted('commands')) {
   log('running: commands, the command corpus in default and acceptEdits mode');
-  commandLines.push('', '```', 'command corpus: bash commands run without asking', ...corpusReport(await decideCorpus(await loadCorpus()), { asking: 10 }), '```');
+  // The corpus and its report are bash-classifier's test code: run as `pnpm bench:commands` runs them, with bash reading each line.
+  const report = spawnSync(process.execPath, ['--import', 'tsx', join(repository, 'packages/bash-classifier/test/corpus/bench.ts'), '--asking', '10'], {
+    cwd: join(repository, 'packages/bash-classifier'),
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  if (report.status !== 0) throw new Error(`the command corpus failed: ${report.stderr}`);
+  commandLines.push('', '```', 'command corpus: bash commands run without asking', ...report.stdout.trimEnd().split('\n'), '```');
 }
 if (commandsOnly) {
   console.log(commandLines.join('\n'));
