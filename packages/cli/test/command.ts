@@ -26,6 +26,8 @@ export function runCommand(args: readonly string[], options: { cwd?: string; env
 }
 
 let running = 0;
+/** Where this test file's process started: each in-process run returns there once none is left running. */
+const startedIn = process.cwd();
 
 /**
  * Runs the command in this process through runCli, as bin.ts does, with an
@@ -50,5 +52,7 @@ export async function runInProcess(args: readonly string[], options: { cwd: stri
     return { code, stdout, stderr };
   } finally {
     running -= 1;
+    // The test's folder may be removed next; a later run (or test file, when files share a process) must not start in it.
+    if (running === 0) process.chdir(startedIn);
   }
 }
