@@ -89,13 +89,15 @@ describe.each([
       }
     });
 
-    it('a page deeper than the window of results held before it says so and asks for a narrower search; what it holds follows the cap, not the offset', async () => {
+    it('a page deep into the set is served, whatever the output cap; an offset past the end says how many the set has', async () => {
       await world.file('deep.txt', Array.from({ length: 400 }, (_, index) => `needle ${index} ${'z'.repeat(60)}`).join('\n'));
       const session = await world.session({ limits: { maxContentBytes: 400 } });
-      for (const offset of [300, 1e9, Number.MAX_SAFE_INTEGER]) {
-        const deep = await callTool(session, 'grep', { pattern: 'needle', mode: 'content', path: 'deep.txt', offset, before: 20, after: 20 });
-        expect(dataOf(deep)).toMatchObject({ matches: [], truncated: true, offset });
-        expect(deep.output).toContain('take more than one search holds; narrow the search');
+      const deep = dataOf(await callTool(session, 'grep', { pattern: 'needle', mode: 'content', path: 'deep.txt', offset: 300, maxResults: 2 }));
+      expect(deep.matches?.map((match) => match.line)).toEqual([301, 302]);
+      expect(deep).toMatchObject({ truncated: true, offset: 300, nextOffset: 302 });
+      for (const offset of [400, 1e9, Number.MAX_SAFE_INTEGER]) {
+        const past = await callTool(session, 'grep', { pattern: 'needle', mode: 'content', path: 'deep.txt', offset, before: 20, after: 20 });
+        expect(dataOf(past)).toMatchObject({ matches: [], truncated: false, offset, total: 400 });
       }
       // Shallow pages still agree with one another.
       const first = dataOf(await callTool(session, 'grep', { pattern: 'needle', mode: 'content', path: 'deep.txt', maxResults: 4 }));

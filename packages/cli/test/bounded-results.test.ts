@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,15 +17,30 @@ const call = async (tool: string, input: object) => {
 };
 
 describe('what a tool holds follows what it returns (docs/contract.md §6)', () => {
-  it('grep: an offset far past a window of 300 KB of matches asks for a narrower search', async () => {
-    await writeFile(join(ws, 'many.txt'), 'a\n'.repeat(150_000));
-    for (const offset of [1e9, Number.MAX_SAFE_INTEGER, 140_000]) {
-      const result = await call('grep', { pattern: 'a', mode: 'content', path: 'many.txt', offset, before: 20, after: 20 });
-      expect(result.data).toMatchObject({ matches: [], truncated: true, offset });
-      expect(result.output).toContain('take more than one search holds; narrow the search');
+  it('grep: a deep page is the slice of the whole sorted set, through directories and a symlinked file; an offset past the end answers with the count', async () => {
+    await writeFile(join(ws, 'many.txt'), 'a\n'.repeat(20_000));
+    for (const directory of ['tree/b', 'tree/a/deep', 'tree/c']) await mkdir(join(ws, directory), { recursive: true });
+    for (const [index, file] of ['tree/a/one.txt', 'tree/a/deep/two.txt', 'tree/b/three.txt', 'tree/c/four.txt', 'tree/top.txt'].entries()) {
+      await writeFile(join(ws, file), Array.from({ length: 30 + index * 7 }, (_, line) => `hit ${file} ${line}`).join('\n'));
     }
-    const page = await call('grep', { pattern: 'a', mode: 'content', path: 'many.txt', offset: 1000, maxResults: 2 });
-    expect((page.data.matches as { line: number }[]).map((match) => match.line)).toEqual([1001, 1002]);
+    await writeFile(join(ws, 'target.txt'), 'a\n'.repeat(300));
+    await symlink('../../target.txt', join(ws, 'tree/b/link.txt'));
+    const whole = await call('grep', { pattern: 'hit|^a', mode: 'content', path: 'tree', maxResults: 1_000_000 });
+    const all = (whole.data.matches as { path: string; line: number }[]).map((match) => `${match.path}:${match.line}`);
+    expect(all).toHaveLength(30 + 37 + 44 + 51 + 58 + 300);
+    for (const offset of [29, 66, 112, 200, 412, all.length - 3]) {
+      const page = await call('grep', { pattern: 'hit|^a', mode: 'content', path: 'tree', offset, maxResults: 5 });
+      expect((page.data.matches as { path: string; line: number }[]).map((match) => `${match.path}:${match.line}`), String(offset)).toEqual(all.slice(offset, offset + 5));
+    }
+    for (const offset of [all.length, 1e9, Number.MAX_SAFE_INTEGER]) {
+      const past = await call('grep', { pattern: 'hit|^a', mode: 'content', path: 'tree', offset, before: 20, after: 20 });
+      expect(past.data).toMatchObject({ matches: [], truncated: false, offset, total: all.length });
+      expect(past.output).toContain(`is past the end: the result set has ${all.length} matching lines`);
+    }
+    const deep = await call('grep', { pattern: 'a', mode: 'content', path: 'many.txt', offset: 1e9, before: 20, after: 20 });
+    expect(deep.data).toMatchObject({ matches: [], truncated: false, offset: 1e9, total: 20_000 });
+    const page = await call('grep', { pattern: 'a', mode: 'content', path: 'many.txt', offset: 19_000, maxResults: 2, before: 1 });
+    expect((page.data.matches as { line: number }[]).map((match) => match.line)).toEqual([19_001, 19_002]);
   });
 
   it('read: a notebook of a million outputs is shown as text, one of many outputs by cells up to the cap, each saying what it left out', async () => {

@@ -73,10 +73,14 @@ class Coordinator {
   #settled = false;
   #files = 0;
   #directories = 0;
+  /** Results still to drop before the first one kept (the request's `skip`), and those dropped. */
+  #toSkip: number;
+  #skippedResults = 0;
   readonly #onAbort = () => this.#fail(abortedError(this.#options.signal as AbortSignal, 'searching'));
 
   constructor(options: CoordinatorOptions) {
     this.#options = options;
+    this.#toSkip = options.request.skip ?? 0;
     this.#list = new TaskList({ capacity: options.spec.capacity, maxWeight: options.spec.maxResultBytes, offset: options.spec.offset });
   }
 
@@ -111,18 +115,23 @@ class Coordinator {
   #pump(): void {
     const run = this.#run;
     if (this.#settled || run === undefined) return;
+    // While results are still to be dropped, one task runs at a time, in key order, each told how many to drop: nothing before the page is held.
+    const skipping = this.#toSkip > 0;
+    const walkers = skipping ? 1 : run.walkers;
+    const waiting = skipping && this.#resolving > 0;
     for (const [id, file] of this.#fileTasks) {
-      if (file.state !== 'pending' || this.#running >= run.walkers) continue;
+      if (waiting) break;
+      if (file.state !== 'pending' || this.#running >= walkers) continue;
       if (this.#bound !== undefined && compareUtf8(file.placeholder.key, this.#bound) > 0) {
         file.placeholder.settled = true;
         this.#fileTasks.delete(id);
         continue;
       }
-      if (!run.assign(file.task, this.#bound)) break;
+      if (!run.assign(this.#skipping(file.task), this.#bound)) break;
       file.state = 'running';
       this.#running += 1;
     }
-    let free = run.walkers - this.#running;
+    let free = waiting || (skipping && this.#fileTasks.size > 0) ? 0 : walkers - this.#running;
     for (const record of this.#list.records) {
       if (free <= 0) break;
       if (record.state !== 'pending') continue;
@@ -130,19 +139,24 @@ class Coordinator {
         record.state = 'dropped';
         continue;
       }
-      if (!run.assign(record.task, this.#bound)) break;
+      if (!run.assign(this.#skipping(record.task), this.#bound)) break;
       record.state = 'running';
       this.#running += 1;
       free -= 1;
     }
     for (const record of this.#list.records) {
-      if (free <= 0) break;
+      if (free <= 0 || skipping) break;
       if (record.state !== 'running' || record.splitAsked) continue;
       record.splitAsked = true;
       run.requestSplit(record.task.id);
       free -= 1;
     }
     if (this.#running === 0 && this.#resolving === 0 && this.#fileTasks.size === 0 && !this.#list.records.some((record) => record.state === 'pending')) this.#finish();
+  }
+
+  /** The task as assigned: told how many results to drop while some still are; every result before it is counted by then. */
+  #skipping(task: WireTask): WireTask {
+    return this.#toSkip > 0 ? { ...task, skip: this.#toSkip } : task;
   }
 
   /**
@@ -160,6 +174,9 @@ class Coordinator {
 
   #takeBatch(batch: TaskBatch): void {
     if (this.#settled) return;
+    const dropped = batch.dropped ?? 0;
+    this.#toSkip -= dropped;
+    this.#skippedResults += dropped;
     this.#files += batch.files;
     this.#directories += batch.directories;
     const file = this.#fileTasks.get(batch.taskId);
@@ -285,7 +302,7 @@ class Coordinator {
     if (this.#settled) return;
     this.#settle();
     this.#run?.end();
-    this.#options.resolve(this.#list.result(this.#options.request.maxResults));
+    this.#options.resolve({ ...this.#list.result(this.#options.request.maxResults), skippedResults: this.#skippedResults });
   }
 
   #fail(error: unknown): void {

@@ -89,6 +89,13 @@ export interface TreeSearchRequest {
    */
   readonly offset?: number;
   /**
+   * Results counted and dropped before the first one returned (a page far
+   * into the set; default 0): none of them is held, so what the search holds
+   * is bounded by maxResults whatever `skip` is. The tasks run one at a
+   * time in key order until that many are dropped.
+   */
+  readonly skip?: number;
+  /**
    * Bytes the results may take (as a hit's path and lines, each line cut to
    * maxLineChars, plus a few bytes each): the smallest results that reach it
    * are kept, one past it, and no more.
@@ -166,6 +173,8 @@ export interface TreeSearchResult {
   readonly hits: readonly TreeSearchHit[];
   /** More results exist than were returned (by count or by bytes). */
   readonly truncated: boolean;
+  /** Results dropped before `hits` by the request's `skip`: fewer than it when the whole set has fewer. */
+  readonly skippedResults: number;
   readonly skipped: TreeSearchSkipped;
   readonly ignored: TreeSearchIgnored;
 }

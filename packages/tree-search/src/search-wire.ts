@@ -66,6 +66,13 @@ export interface WireTask {
   readonly entries?: readonly WireEntry[];
   /** The searched directory, listed here first: a failure to open or list it ends the search with its error. */
   readonly walkRoot: boolean;
+  /**
+   * The walker counts and drops the task's first this many results, never
+   * holding them (a page far into the set); given only when every result
+   * before the task is counted. A symlink met while results are still to be
+   * dropped ends the task: the rest goes back as parts, once its results are counted.
+   */
+  readonly skip?: number;
 }
 
 /** A hit, or a symlink the coordinator resolves through the path guard (its results take its place). */
@@ -107,6 +114,8 @@ export interface TaskBatch {
   readonly directories: number;
   readonly splits: readonly WireSplit[];
   readonly done: boolean;
+  /** Results the task's `skip` dropped since the last report. */
+  readonly dropped?: number;
   /** The walk root itself could not be opened or listed. */
   readonly failure?: WireFailure;
 }

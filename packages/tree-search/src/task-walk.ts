@@ -41,6 +41,9 @@ export class TaskWalk {
   #files = 0;
   #directories = 0;
   #held = 0;
+  /** Results still to drop unheld (the task's `skip`), and those dropped since the last batch. */
+  #skip: number;
+  #dropped = 0;
   #weight = 0;
   #bound: string | undefined;
   #finished = false;
@@ -51,6 +54,7 @@ export class TaskWalk {
     this.#spec = spec;
     this.#task = task;
     this.#bound = bound;
+    this.#skip = task.skip ?? 0;
     this.#decide = spec.matcher === undefined ? undefined : headDecision(spec.matcher, spec.wire.binarySniffBytes);
     try {
       if (task.kind === 'file') {
@@ -156,6 +160,7 @@ export class TaskWalk {
       directories: this.#directories,
       splits: this.#splits,
       done: this.#finished,
+      ...(this.#dropped === 0 ? {} : { dropped: this.#dropped }),
       ...(this.#failure === undefined ? {} : { failure: this.#failure }),
     };
     this.#items = [];
@@ -163,12 +168,13 @@ export class TaskWalk {
     this.#splits = [];
     this.#files = 0;
     this.#directories = 0;
+    this.#dropped = 0;
     return batch;
   }
 
   /** Whether a batch would carry anything. */
   get pending(): number {
-    return this.#items.length + this.#marks.length + this.#splits.length + this.#files + this.#directories;
+    return this.#items.length + this.#marks.length + this.#splits.length + this.#files + this.#directories + this.#dropped;
   }
 
   #finish(): void {
@@ -187,6 +193,11 @@ export class TaskWalk {
 
   /** Keeps a hit; false once this task alone holds as many results as the search keeps, so nothing later in it can be kept. */
   #add(hit: TreeSearchHit): boolean {
+    if (this.#skip > 0) {
+      this.#skip -= 1;
+      this.#dropped += 1;
+      return true;
+    }
     const weight = hitWeight(hit);
     this.#items.push({ hit, weight });
     this.#held += 1;
@@ -238,7 +249,11 @@ export class TaskWalk {
     this.#files += 1;
     if (entry.kind === 'symlink') {
       // Most symlinks of a package tree lead to directories, which are never entered: only one that may be a file goes to the guard.
-      if (frame.directory.linkTarget(entry.name) === 'file') this.#items.push({ symlink: { display, relative } });
+      if (frame.directory.linkTarget(entry.name) === 'file') {
+        this.#items.push({ symlink: { display, relative } });
+        // Its results, still unknown, come before the rest: what is left goes back to be walked once they are counted.
+        if (this.#skip > 0) this.surrender();
+      }
     }
     else if (spec.matcher === undefined) this.#add({ path: display });
     else this.#searchFile(frame.directory, entry.name, display);

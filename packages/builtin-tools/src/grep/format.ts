@@ -138,10 +138,8 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
   const { offset, found } = findings;
   const notes: string[] = [];
   const pastEnd = shownCount === 0 && offset > 0 && found > 0;
-  if (pastEnd && !data.truncated) {
+  if (pastEnd) {
     notes.push(`[offset ${offset} is past the end: the result set has ${found} ${UNIT[mode]}; call again with an offset below ${found}]`);
-  } else if (pastEnd) {
-    notes.push(`[the ${offset} results before offset ${offset} take more than one search holds; narrow the search (a more specific pattern, a deeper path, a glob or a type)]`);
   } else if (shownCount === 0) {
     const ignored = ignoredNote(findings.ignored, 'search');
     notes.push(`[no matches for ${JSON.stringify(findings.pattern)} in ${escapeName(findings.root)}${ignored === undefined ? '' : `; ${ignored}`}]`);
@@ -164,7 +162,7 @@ export function formatGrep(findings: GrepFindings, limits: ToolLimits): ToolOutc
   const paging = {
     ...(offset > 0 ? { offset } : {}),
     ...(more ? { nextOffset: offset + shownCount } : {}),
-    ...(pastEnd && !data.truncated ? { total: found } : {}),
+    ...(pastEnd ? { total: found } : {}),
   };
   return { data: { ...data, ...paging }, output: [...lines, ...notes].join('\n') };
 }

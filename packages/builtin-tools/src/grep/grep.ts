@@ -102,14 +102,6 @@ const BINARY_SNIFF_BYTES = 8 * 1024;
 
 const MODES: Record<GrepMode, TreeSearchMode> = { content: 'content', files_with_matches: 'files', count: 'count' };
 
-/**
- * What a page past `offset` may hold of the results before it, beside the
- * page itself: three times the output cap. A deeper page of a large result
- * set says the results before it take more than one search holds, and asks
- * for a narrower search; memory never follows the offset asked for.
- */
-const skippedBytes = (limits: { readonly maxContentBytes: number }) => 3 * limits.maxContentBytes;
-
 export const grepTool = defineTool({
   id: 'filesystem/grep',
   name: 'grep',
@@ -127,7 +119,6 @@ export const grepTool = defineTool({
     if (input.type !== undefined && nameGlobs === undefined) {
       throw new ToolError('invalid_input', `unknown type ${JSON.stringify(input.type)}; give one of ripgrep's type names: ${FILE_TYPE_NAMES.join(', ')}; or use glob (such as "*.ext") instead`);
     }
-    const searched = Math.min(offset + maxResults, Number.MAX_SAFE_INTEGER - 1);
     const includeIgnored = input.includeIgnored ?? false;
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
     const lookup = { paths: session.paths, filesystem: session.filesystem, environment: session.environment, signal: call.signal };
@@ -144,28 +135,27 @@ export const grepTool = defineTool({
         ...(input.glob === undefined ? {} : { filter: { syntax: 'override', pattern: input.glob } }),
         ...(nameGlobs === undefined ? {} : { nameGlobs }),
         ...(includeIgnored ? {} : { ignore: await searchIgnore(lookup, root) }),
-        // A page past `offset`: the first offset results are found and dropped, so the pages agree with one another.
-        maxResults: searched,
-        // Every result is weighed, those before the page too: what the search holds is bounded by bytes whatever the offset (docs/contract.md §6).
-        offset: 0,
-        maxResultBytes: session.limits.maxContentBytes + (offset > 0 ? skippedBytes(session.limits) : 0),
+        // A page past `offset`: the results before it are counted in sorted order and dropped unheld, so the pages agree with one another
+        // and the search holds at most maxResults whatever the offset (docs/contract.md §6).
+        maxResults,
+        skip: offset,
+        maxResultBytes: session.limits.maxContentBytes,
         maxLineChars: session.limits.maxLineChars,
         maxFileBytes: session.limits.maxSearchFileBytes,
         binarySniffBytes: BINARY_SNIFF_BYTES,
       },
       { guard: session.paths, signal: call.signal, onProgress: progress },
     );
-    // The search keeps offset + maxResults and one more to tell that the set goes on; this page is what follows the offset.
-    const page = found.hits.slice(offset, offset + maxResults);
+    const page = found.hits;
     const findings: GrepFindings = {
       mode,
       pattern: input.pattern,
       root: root.displayPath,
-      truncated: found.truncated || found.hits.length > offset + maxResults,
+      truncated: found.truncated,
       skipped: found.skipped,
       ignored: found.ignored,
       offset,
-      found: found.hits.length,
+      found: found.skippedResults + found.hits.length,
       matches: page.flatMap((hit) => (hit.match === undefined ? [] : [{ path: hit.path, ...hit.match }])),
       files: page.map((hit) => hit.path),
       counts: page.map((hit) => ({ path: hit.path, count: hit.count ?? 0 })),
