@@ -9,6 +9,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // A worker runs its test files one after another in one process, importing the package's modules once rather
+    // than once per file. A test that changes the process (cwd, environment) restores it; packages whose tests
+    // mock modules (vi.mock) keep a process per file in their own config (docs/testing.md).
+    isolate: false,
     globalSetup: [
       // Temporary trees on a memory file system where there is one (tools/scripts/test-temporary-directory.ts).
       fileURLToPath(new URL('tools/scripts/test-temporary-directory.ts', import.meta.url)),
