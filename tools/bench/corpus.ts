@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Popular packages whose installed trees make a corpus of real source (with their dependencies). */
@@ -82,4 +82,27 @@ export async function ensureIgnoredLogTrees(corpus: Corpus, log: (line: string) 
   for (let index = 0; index < 200; index += 1) await writeFile(join(logs, `app-${String(index).padStart(3, '0')}.log`), chunk);
   await writeFile(join(base, '.complete'), '');
   return { withLogs, without };
+}
+
+/**
+ * 16 folders of 15,000 empty `.log` files that `.gitignore` leaves out, one
+ * by one, each folder with one searched file: a search that must walk every
+ * folder and skip every log. On /dev/shm where there is one (empty files take
+ * no pages there), removed by the caller after the run.
+ */
+export async function makeIgnoredFilesTree(log: (line: string) => void): Promise<{ base: string; root: string; readable: string; ignored: number }> {
+  const FOLDERS = 16;
+  const PER_FOLDER = 15_000;
+  const base = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'openwork-bench-one-cpu-'));
+  const root = join(base, 'tree');
+  log(`building ${FOLDERS * PER_FOLDER} ignored files in ${root}`);
+  await mkdir(root);
+  await writeFile(join(root, '.gitignore'), '*.log\n');
+  for (let folder = 0; folder < FOLDERS; folder += 1) {
+    const directory = join(root, `d${String(folder).padStart(2, '0')}`);
+    await mkdir(directory);
+    await writeFile(join(directory, 'needle.txt'), `needle ${folder}\n`);
+    for (let file = 0; file < PER_FOLDER; file += 1) closeSync(openSync(join(directory, `f${file}.log`), 'w'));
+  }
+  return { base, root, readable: 'd00/needle.txt', ignored: FOLDERS * PER_FOLDER };
 }

@@ -3,7 +3,7 @@
 // from the packages as built and installed from their tarballs; then the
 // command corpus: how often bash commands real agents ran go without asking,
 // per label and per source (`pnpm bench:commands` prints only that part).
-//   pnpm bench [--runs N] [--only prefix,prefix] [--calls N]   (--only commands: the corpus alone)
+//   pnpm bench [--runs N] [--only prefix,prefix] [--calls N]   (--only commands: the corpus alone; --only one-cpu: the one-CPU survival run)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { packAndInstall } from '@openwork/package-check';
-import { cacheDirectory, ensureCorpus, ensureIgnoredLogTrees } from './corpus.ts';
+import { cacheDirectory, ensureCorpus, ensureIgnoredLogTrees, makeIgnoredFilesTree } from './corpus.ts';
 import { median, mib, ms, percentile, ratio } from './stats.ts';
 
 const args = process.argv.slice(2);
@@ -46,7 +46,7 @@ async function install(): Promise<string> {
   await mkdir(base, { recursive: true });
   log(`installing the tarballs into ${base}`);
   const { project } = await packAndInstall(base, ['@modelcontextprotocol/server-filesystem@2026.8.31', '@modelcontextprotocol/sdk@^1.32.2']);
-  for (const script of ['measure.mjs', 'mcp-latency.mjs', 'bounds.mjs']) await copyFile(join(here, script), join(project, script));
+  for (const script of ['measure.mjs', 'mcp-latency.mjs', 'bounds.mjs', 'one-cpu.mjs']) await copyFile(join(here, script), join(project, script));
   return project;
 }
 
@@ -280,6 +280,25 @@ if (wanted('bounds')) {
   for (const [name, tool, input] of cases) {
     const measured = peak(tool, input);
     lines.push(`| ${name} | ${mib(measured.vmHwmKiB)} | < 300 MiB | ${measured.summary.replaceAll('|', '\\|')} |`);
+  }
+}
+if (wanted('one-cpu')) {
+  // A one-CPU machine has one worker walk the whole tree as one task: what it skips must not overflow anything.
+  log('running: one-cpu, the MCP server on CPU 0 searching past 240,000 ignored files, then the next call');
+  const tree = await makeIgnoredFilesTree(log);
+  try {
+    const stdout = execFileSync(
+      process.execPath,
+      [join(project, 'one-cpu.mjs'), JSON.stringify({ command: 'taskset', args: ['-c', '0', process.execPath, bin, 'mcp', '--cwd', tree.root], grep: { pattern: 'needle', maxResults: ALL }, next: { tool: 'read', arguments: { path: tree.readable } } })],
+      { cwd: project, encoding: 'utf8' },
+    );
+    const measured = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { grepMs: number; grep: string; nextMs: number; next: string; alive: boolean };
+    lines.push('', `| one CPU: ${tree.ignored.toLocaleString('en')} ignored files | time | answer |`, '|---|---|---|');
+    lines.push(`| grep \`needle\` | ${ms(measured.grepMs)} | ${measured.grep.replaceAll('|', '\\|')} |`);
+    lines.push(`| the next call (read) | ${ms(measured.nextMs)} | ${measured.next.replaceAll('|', '\\|')} |`);
+    lines.push(`| server alive after both | – | ${measured.alive ? 'yes' : 'NO'} |`);
+  } finally {
+    await rm(tree.base, { recursive: true, force: true });
   }
 }
 console.log([...lines, ...commandLines].join('\n'));

@@ -14,6 +14,7 @@ export { runTreeSearch } from './search-coordinator.ts';
 export type { SearchBackend } from './search-coordinator.ts';
 export { HEAD_BYTES } from './search-directory.ts';
 export { SearchOpenError } from './search-directory.ts';
+export { openTarget } from './open-target.ts';
 export type { FileRead } from './search-directory.ts';
 export type { HeadDecision } from './search-directory.ts';
 export type { SearchDirectory } from './search-directory.ts';

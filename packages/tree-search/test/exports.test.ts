@@ -11,12 +11,13 @@ describe('@openwork/tree-search public API', () => {
       'SearchOpenError',
       'abortedError',
       'compareUtf8',
+      'openTarget',
       'parseExcludesFile',
       'parseIgnoreCase',
       'runTreeSearch',
       'searchIgnore',
       'throwIfAborted',
     ]);
-    expect(Object.keys(worker).sort()).toEqual(['HEAD_BYTES', 'SearchOpenError', 'serveSearchWorker']);
+    expect(Object.keys(worker).sort()).toEqual(['HEAD_BYTES', 'SearchOpenError', 'openTarget', 'serveSearchWorker']);
   });
 });

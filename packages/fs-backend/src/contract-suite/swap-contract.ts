@@ -44,6 +44,28 @@ export function swapContract(world: () => ContractWorld): void {
     expect(text(await fixture.fs.readFile(read, { maxBytes: 1024 }))).toBe('inside');
   });
 
+  it('a root replaced by another real directory: a search there, or below it, is stale and never walks the stranger', async () => {
+    const { fixture, at, resolve, guard } = world();
+    const root = fixture.root;
+    await fixture.file(at('sub/a.txt'), 'needle checked');
+    const top = await resolve('.', 'read', 'must_exist');
+    const sub = await resolve('sub', 'read', 'must_exist');
+    await fixture.rename(root, `${root}.moved`);
+    const request = { mode: 'content', pattern: { source: 'needle', caseInsensitive: false }, maxResults: 10, maxLineChars: 100, maxFileBytes: 1024, binarySniffBytes: 0 } as const;
+    try {
+      await fixture.file(at('sub/a.txt'), 'needle stranger');
+      for (const path of [top, sub]) {
+        const message = await expectToolError(fixture.fs.searchTree(path, request, { guard }), 'stale');
+        expect(message).not.toContain('stranger');
+      }
+      await expectToolError(fixture.fs.readDirectory(top), 'stale');
+    } finally {
+      await fixture.remove(root);
+      await fixture.rename(`${root}.moved`, root);
+    }
+    expect((await fixture.fs.searchTree(top, request, { guard })).hits.map((hit) => hit.match?.text)).toEqual(['needle checked']);
+  });
+
   it('a directory on the way replaced by a symlink to outside: read, list, write (temp file included) and remove refuse; nothing outside changes', async () => {
     const { fixture, at, resolve, guard } = world();
     await fixture.file(at('sub/a.txt'), 'inside');

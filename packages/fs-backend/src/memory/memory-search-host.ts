@@ -1,7 +1,7 @@
 import type { EntryKind } from '@openwork/path-guard';
 import { joinPath } from '../shared/checked.ts';
 import { errnoError } from '../shared/errno.ts';
-import { HEAD_BYTES, SearchOpenError, type FileRead, type SearchDirectory, type SearchEntry, type SearchHost, type WireTarget } from '@openwork/tree-search';
+import { HEAD_BYTES, openTarget, SearchOpenError, type FileRead, type SearchDirectory, type SearchEntry, type SearchHost, type WireTarget } from '@openwork/tree-search';
 import type { FaultTable } from './memory-faults.ts';
 import { kindOf } from './memory-stat.ts';
 import { memoryDevice, type MemoryDirectory, type MemoryTree } from './memory-tree.ts';
@@ -15,7 +15,7 @@ import { memoryDevice, type MemoryDirectory, type MemoryTree } from './memory-tr
  */
 export function memorySearchHost(tree: MemoryTree, faults: FaultTable): SearchHost {
   return {
-    open: (target, path) => openTarget(tree, faults, target, path),
+    open: (target, path) => openTarget(target, path, () => openRoot(tree, faults, target)),
   };
 }
 
@@ -28,20 +28,10 @@ function linkTarget(tree: MemoryTree, path: string): EntryKind | undefined {
   }
 }
 
-function openTarget(tree: MemoryTree, faults: FaultTable, target: WireTarget, path: string): SearchDirectory {
+function openRoot(tree: MemoryTree, faults: FaultTable, target: WireTarget): SearchDirectory {
   const rootNode = tree.walk(target.root, { followLast: false }).node;
-  if (rootNode?.type !== 'directory' || rootNode.ino !== target.rootIno || memoryDevice !== target.rootDev) throw new SearchOpenError('root');
-  let directory = searchDirectory(tree, rootNode, target.root, faults);
-  if (path === target.root) return directory;
-  const known = new Map(target.chain.map(([chainPath, dev, ino]) => [chainPath, { dev, ino }]));
-  let current = target.root === '/' ? '' : target.root;
-  for (const name of path.slice(current.length + 1).split('/')) {
-    current = `${current}/${name}`;
-    directory = directory.openDirectory(name);
-    const expected = known.get(current);
-    if (expected !== undefined && (expected.dev !== directory.dev || expected.ino !== directory.ino)) throw new SearchOpenError('directory');
-  }
-  return directory;
+  if (rootNode?.type !== 'directory') throw new SearchOpenError('root');
+  return searchDirectory(tree, rootNode, target.root, faults);
 }
 
 function searchDirectory(tree: MemoryTree, node: MemoryDirectory, path: string, faults: FaultTable): SearchDirectory {

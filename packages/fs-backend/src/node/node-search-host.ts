@@ -1,11 +1,9 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { EntryKind } from '@openwork/path-guard';
-import { HEAD_BYTES, SearchOpenError, type FileRead, type HeadDecision, type SearchDirectory, type SearchEntry, type SearchHost, type WireTarget } from '@openwork/tree-search/worker';
+import { openTarget, SearchOpenError, type FileRead, type HeadDecision, type SearchDirectory, type SearchEntry, type SearchHost, type WireTarget } from '@openwork/tree-search/worker';
+import { codeOf, readAt, ReadBuffer } from './search-file-read.ts';
 
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-const FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
-/** The first read buffer; it grows to the largest file read, at most the search's file limit plus one byte. */
-const FIRST_BUFFER_BYTES = 1024 * 1024;
 
 function kindOf(entry: Dirent | Stats): EntryKind {
   return entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'other';
@@ -17,47 +15,6 @@ function targetKind(path: string): EntryKind | undefined {
   return stat === undefined ? undefined : kindOf(stat);
 }
 
-function codeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-}
-
-/**
- * One buffer per walker, reused for every file: only what a file yields
- * (paths, cut lines) outlives its read, so a search of a large tree
- * allocates almost nothing per file.
- */
-class ReadBuffer {
-  #buffer = Buffer.allocUnsafe(FIRST_BUFFER_BYTES);
-
-  /** Reads the open file: at most maxBytes, tooLarge past it, even when it grows while being read. */
-  read(fd: number, size: number, maxBytes: number, decide?: HeadDecision): FileRead {
-    if (size > maxBytes) return { ok: false, reason: 'tooLarge' };
-    const limit = maxBytes + 1;
-    if (this.#buffer.length < Math.min(size + 1, limit)) this.#buffer = Buffer.allocUnsafe(Math.min(limit, Math.max(size + 1, this.#buffer.length * 2)));
-    let length = 0;
-    if (decide !== undefined && size > HEAD_BYTES) {
-      length = readSync(fd, this.#buffer, 0, HEAD_BYTES, 0);
-      const head = this.#buffer.subarray(0, length);
-      if (length === HEAD_BYTES && decide(head)) return { ok: true, bytes: head, settled: true };
-    }
-    for (;;) {
-      if (length === this.#buffer.length) {
-        if (length >= limit) break;
-        const grown = Buffer.allocUnsafe(Math.min(limit, length * 2));
-        this.#buffer.copy(grown, 0, 0, length);
-        this.#buffer = grown;
-      }
-      // Ask for one byte more than fstat said: a short read is the end of the file, without a second call.
-      const wanted = Math.min(this.#buffer.length - length, Math.max(size + 1 - length, 64 * 1024));
-      const count = readSync(fd, this.#buffer, length, wanted, length);
-      length += count;
-      if (count < wanted) break;
-    }
-    if (length > maxBytes) return { ok: false, reason: 'tooLarge' };
-    return { ok: true, bytes: this.#buffer.subarray(0, length) };
-  }
-}
-
 /**
  * The search's host on Linux with /proc (docs/decisions/0009): every
  * directory is a descriptor opened with O_DIRECTORY | O_NOFOLLOW, and a name
@@ -67,32 +24,11 @@ class ReadBuffer {
  */
 export function nodeSearchHost(options: { handles: boolean }): SearchHost {
   const buffer = new ReadBuffer();
-  return { open: (target, path) => openTarget(target, path, options.handles, buffer) };
-}
-
-function openTarget(target: WireTarget, path: string, handles: boolean, buffer: ReadBuffer): SearchDirectory {
-  let directory = openRoot(target, handles, buffer);
-  if (path === target.root) return directory;
-  const known = new Map(target.chain.map(([chainPath, dev, ino]) => [chainPath, { dev, ino }]));
-  let current = target.root === '/' ? '' : target.root;
-  try {
-    for (const name of path.slice(current.length + 1).split('/')) {
-      current = `${current}/${name}`;
-      const next = directory.openDirectory(name);
-      directory.close();
-      directory = next;
-      const expected = known.get(current);
-      if (expected !== undefined && (expected.dev !== directory.dev || expected.ino !== directory.ino)) throw new SearchOpenError('directory');
-    }
-    return directory;
-  } catch (error) {
-    directory.close();
-    throw error;
-  }
+  return { open: (target, path) => openTarget(target, path, () => openRoot(target, options.handles, buffer)) };
 }
 
 function openRoot(target: WireTarget, handles: boolean, buffer: ReadBuffer): SearchDirectory {
-  const same = (stat: Stats) => stat.isDirectory() && stat.dev === target.rootDev && stat.ino === target.rootIno;
+  // The identity is compared by the shared walk; here only what a descriptor cannot tell: by path, a symlink is not the root.
   if (!handles) {
     let stat: Stats;
     try {
@@ -101,7 +37,7 @@ function openRoot(target: WireTarget, handles: boolean, buffer: ReadBuffer): Sea
       if (['ENOENT', 'ENOTDIR'].includes(codeOf(error) ?? '')) throw new SearchOpenError('root');
       throw error;
     }
-    if (!same(stat)) throw new SearchOpenError('root');
+    if (!stat.isDirectory()) throw new SearchOpenError('root');
     return new PathDirectory(target.root, stat, buffer);
   }
   let fd: number;
@@ -111,12 +47,12 @@ function openRoot(target: WireTarget, handles: boolean, buffer: ReadBuffer): Sea
     if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(codeOf(error) ?? '')) throw new SearchOpenError('root');
     throw error;
   }
-  const stat = fstatSync(fd);
-  if (!same(stat)) {
+  try {
+    return new ProcDirectory(fd, fstatSync(fd), buffer);
+  } catch (error) {
     closeSync(fd);
-    throw new SearchOpenError('root');
+    throw error;
   }
-  return new ProcDirectory(fd, stat, buffer);
 }
 
 /** A directory held open as a descriptor; names resolve under /proc/self/fd/N. */
@@ -169,22 +105,7 @@ class ProcDirectory implements SearchDirectory {
   }
 
   readFile(name: string, maxBytes: number, decide?: HeadDecision): FileRead {
-    let fd: number;
-    try {
-      fd = openSync(`${this.#self}/${name}`, FILE_FLAGS);
-    } catch (error) {
-      return { ok: false, reason: codeOf(error) === 'ENOENT' ? 'gone' : 'unreadable' };
-    }
-    try {
-      const stat = fstatSync(fd);
-      // The listing said a regular file; fstat of what was opened confirms it, so a FIFO or device swapped in is never read.
-      if (!stat.isFile()) return { ok: false, reason: 'unreadable' };
-      return this.#buffer.read(fd, stat.size, maxBytes, decide);
-    } catch {
-      return { ok: false, reason: 'unreadable' };
-    } finally {
-      closeSync(fd);
-    }
+    return readAt(`${this.#self}/${name}`, this.#buffer, { maxBytes, decide });
   }
 
   linkTarget(name: string): EntryKind | undefined {
@@ -246,25 +167,7 @@ class PathDirectory implements SearchDirectory {
   }
 
   readFile(name: string, maxBytes: number, decide?: HeadDecision): FileRead {
-    let fd: number;
-    try {
-      this.#still();
-      fd = openSync(this.#at(name), FILE_FLAGS);
-    } catch (error) {
-      return { ok: false, reason: codeOf(error) === 'ENOENT' ? 'gone' : 'unreadable' };
-    }
-    try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile()) return { ok: false, reason: 'unreadable' };
-      const read = this.#buffer.read(fd, stat.size, maxBytes, decide);
-      // The directory checked again once the file is read: a swap around the open is caught unless it was undone in between.
-      this.#still();
-      return read;
-    } catch {
-      return { ok: false, reason: 'unreadable' };
-    } finally {
-      closeSync(fd);
-    }
+    return readAt(this.#at(name), this.#buffer, { maxBytes, decide, check: () => this.#still() });
   }
 
   linkTarget(name: string): EntryKind | undefined {
