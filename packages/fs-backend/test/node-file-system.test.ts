@@ -166,6 +166,12 @@ describe('NodeFileSystem worker threads are a resource of the session', () => {
     expect(finished.code).toBe(0);
   });
 
+  it('close() holds the process until its threads are gone, even when their first message is still unread: what follows the awaited close() runs', { timeout: 60_000 }, async () => {
+    const finished = await runChild('close-while-loading.ts', []);
+    expect(finished.stdout.trim(), 'the process exited while close() was still waiting').toBe('closed');
+    expect(finished.code).toBe(0);
+  });
+
   it('an open search keeps the process alive while its workers load (nothing else does), and the pool lets it exit once the search ends', { timeout: 60_000 }, async () => {
     const finished = await runChild('open-search-then-exit.ts', []);
     expect(finished.stdout.trim(), 'the process exited before the workers were ready').toBe('ready');

@@ -167,13 +167,13 @@ export class WorkerPool implements SearchWalkers {
   async close(): Promise<void> {
     const workers = this.#workers;
     this.#workers = [];
-    await Promise.all(workers.map((worker) => worker.worker.terminate()));
+    await stop(workers);
   }
 
   /** Terminates one worker that did not stop in time; the pool starts another when needed. */
   async replace(worker: PoolWorker): Promise<void> {
     this.#workers = this.#workers.filter((candidate) => candidate !== worker);
-    await worker.worker.terminate();
+    await stop([worker]);
   }
 
   #onMessage(worker: PoolWorker, message: FromWorker): void {
@@ -192,6 +192,22 @@ export class WorkerPool implements SearchWalkers {
     const task = worker.task;
     worker.task = undefined;
     if (task !== undefined) this.#runs.get(task[0])?.fail(error);
+  }
+}
+
+/**
+ * Terminates workers and keeps the process alive until they are gone. An
+ * idle worker is unreferenced, and one whose first message still waits to
+ * be read is not a handle that holds the process either: a program awaiting
+ * close() as its last step would otherwise exit first, the await never
+ * settled and nothing after it run.
+ */
+async function stop(workers: readonly PoolWorker[]): Promise<void> {
+  const hold = setInterval(() => {}, 60_000);
+  try {
+    await Promise.all(workers.map((worker) => worker.worker.terminate()));
+  } finally {
+    clearInterval(hold);
   }
 }
 
