@@ -38,6 +38,31 @@ export function compileGlob(pattern: string): CompiledGlob {
   return { test: (path) => compiled.test(path), bases: alternatives.map(literalBase) };
 }
 
+/**
+ * The pattern with each `[` that no `]` closes made literal (a backslash
+ * before it), as ripgrep's glob matching reads it for `--files` (its
+ * regression test r3127: the pattern `[abc` finds the file named `[abc`).
+ * Every other character, classes that do close included, is left as it is.
+ */
+export function literalUnclosedClasses(pattern: string): string {
+  let out = '';
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index] ?? '';
+    if (char === '\\') {
+      out += pattern.slice(index, index + 2);
+      index += 1;
+    } else if (char === '[') {
+      const end = classEnd(pattern, index);
+      if (end === -1) out += '\\[';
+      else {
+        out += pattern.slice(index, end);
+        index = end - 1;
+      }
+    } else out += char;
+  }
+  return out;
+}
+
 /** Whether a walk-relative directory is on the way to a base, or inside one that reaches deeper. */
 export function withinBases(bases: readonly GlobBase[], relativePath: string): boolean {
   return bases.some(

@@ -8,6 +8,7 @@ export { searchIgnore } from './config/ignore-context.ts';
 export { parseExcludesFile } from './config/repository-config.ts';
 export { parseIgnoreCase } from './config/repository-config.ts';
 export type { RepositoryLookup } from './config/repository-config.ts';
+export { literalUnclosedClasses } from './glob-pattern.ts';
 export { InProcessRun } from './in-process-walkers.ts';
 export { InProcessWalkers } from './in-process-walkers.ts';
 export { runTreeSearch } from './search-coordinator.ts';

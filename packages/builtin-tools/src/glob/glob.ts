@@ -2,12 +2,11 @@ import { defineTool, safeProgress, ToolError } from '@openwork/tool-contract';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { searchIgnore } from '@openwork/tree-search';
+import { literalUnclosedClasses, searchIgnore } from '@openwork/tree-search';
 import { ignoredNote } from '../search/ignored-note.ts';
 import { progressReporter } from '../search/progress.ts';
 import { escapeName } from '../shared/escape-name.ts';
 import { GlobOutput } from '../shared/output-schemas.ts';
-import { literalUnclosedClasses } from './unclosed-class.ts';
 
 export const GlobInput = Type.Object({
   pattern: Type.String({
