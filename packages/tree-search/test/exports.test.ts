@@ -11,6 +11,7 @@ describe('@openwork/tree-search public API', () => {
       'SearchOpenError',
       'abortedError',
       'compareUtf8',
+      'literalUnclosedClasses',
       'openTarget',
       'parseExcludesFile',
       'parseIgnoreCase',
