@@ -12,6 +12,7 @@ describe('@openwork/tree-search public API', () => {
       'abortedError',
       'compareUtf8',
       'literalUnclosedClasses',
+      'openChainAsync',
       'openTarget',
       'parseExcludesFile',
       'parseIgnoreCase',

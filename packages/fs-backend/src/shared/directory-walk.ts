@@ -1,40 +1,49 @@
-import type { CheckedPathInternals, DirectoryIdentity } from '@openwork/path-guard/backend';
+import type { CheckedPathInternals } from '@openwork/path-guard/backend';
 import { ToolError } from '@openwork/tool-contract';
-import { baseOf, isInside, parentOf, sameIdentity } from './checked.ts';
+import { openChainAsync, SearchOpenError, type ChainTarget } from '@openwork/tree-search';
+import { baseOf, knownIdentity, parentOf } from './checked.ts';
 import { errnoCode } from './errno.ts';
 import type { DirectoryHandle, Host } from './host.ts';
 
+type ChainEntry = readonly [string, number, number];
+
+/** What the path guard saw on the way to a CheckedPath, by canonical path: each directory below the root, and the target itself when it looked at it. */
+export function guardChain(internals: CheckedPathInternals): Map<string, ChainEntry> {
+  const chain = new Map<string, ChainEntry>(internals.directories.map((directory) => [directory.path, [directory.path, directory.dev, directory.ino]]));
+  const { identity } = internals;
+  if (knownIdentity(identity)) chain.set(internals.realPath, [internals.realPath, identity.dev, identity.ino]);
+  return chain;
+}
+
+function chainTarget(internals: CheckedPathInternals): ChainTarget {
+  return { root: internals.root, rootDev: internals.rootIdentity.dev, rootIno: internals.rootIdentity.ino, chain: [...guardChain(internals).values()] };
+}
+
 /**
- * docs/design.md §8, docs/decisions/0009: the last mile. Opens `directory` (canonical,
- * at or below the root) by opening the root, comparing it with the identity
- * recorded when the session began, then one component at a time with
- * O_DIRECTORY | O_NOFOLLOW, each compared with what the guard saw. A
- * directory swapped for a symlink after the check is refused, never followed,
- * and whatever the caller then does by name happens in the directory that
- * was checked, wherever its path now leads.
+ * docs/design.md §8, docs/decisions/0009: the last mile. Opens `directory`
+ * (canonical, at or below the root) by the one walk of tree-search
+ * (`openChainAsync`, which the search walkers take too): the root, compared
+ * with the identity recorded when the session began, then one component at
+ * a time with O_DIRECTORY | O_NOFOLLOW, each compared with what the guard
+ * saw (`directory` itself included, when the guard looked at it). A
+ * directory swapped for a symlink or for another directory after the check
+ * is refused, never followed, and whatever the caller then does by name
+ * happens in the directory that was checked, wherever its path now leads.
  */
 export async function openCheckedDirectory(host: Host, internals: CheckedPathInternals, directory: string, displayPath: string): Promise<DirectoryHandle> {
-  const { root } = internals;
-  // The nearest existing parent above the root: the root itself is gone.
-  if (!isInside(root, directory)) throw rootChanged(displayPath, root);
-  let current = await openRoot(host, internals, displayPath);
-  if (directory === root) return current;
   try {
-    const seen = new Map<string, DirectoryIdentity>(internals.directories.map((entry) => [entry.path, entry]));
-    let path = root === '/' ? '' : root;
-    for (const name of directory.slice(path.length + 1).split('/')) {
-      path = `${path}/${name}`;
-      const next = await current.openDirectory(name).catch((error: unknown) => {
-        throw errnoCode(error) === 'ELOOP' ? replacedBySymlink(displayPath, error) : error;
-      });
-      await current.close();
-      current = next;
-      const expected = seen.get(path);
-      if (expected !== undefined && !sameIdentity(expected, await current.stat())) throw directoryReplaced(displayPath);
-    }
-    return current;
+    return await openChainAsync(chainTarget(internals), directory, {
+      openRoot: () => openRoot(host, internals, displayPath),
+      openDirectory: (from, name) =>
+        from.openDirectory(name).catch((error: unknown) => {
+          throw errnoCode(error) === 'ELOOP' ? replacedBySymlink(displayPath, error) : error;
+        }),
+      identity: (opened) => opened.stat(),
+      close: (opened) => opened.close(),
+    });
   } catch (error) {
-    await current.close();
+    // The nearest existing parent above the root, or a root of another identity: the root itself is gone.
+    if (error instanceof SearchOpenError) throw error.changed === 'root' ? rootChanged(displayPath, internals.root) : directoryReplaced(displayPath);
     throw error;
   }
 }
@@ -52,23 +61,13 @@ export async function openContainer(host: Host, internals: CheckedPathInternals,
 }
 
 async function openRoot(host: Host, internals: CheckedPathInternals, displayPath: string): Promise<DirectoryHandle> {
-  let handle: DirectoryHandle;
   try {
-    handle = await host.openRoot(internals.root);
+    return await host.openRoot(internals.root);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw rootChanged(displayPath, internals.root, error);
     throw error;
   }
-  try {
-    const stat = await handle.stat();
-    if (stat.kind === 'directory' && sameIdentity(internals.rootIdentity, stat)) return handle;
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-  await handle.close();
-  throw rootChanged(displayPath, internals.root);
 }
 
 /** A long session whose root was moved away, removed or replaced (by a symlink or another directory): nothing there is reached by its name. */
@@ -83,11 +82,11 @@ export function rootChanged(displayPath: string, root: string, cause?: unknown):
 export function replacedBySymlink(displayPath: string, cause?: unknown): ToolError {
   return new ToolError(
     'stale',
-    `the directory of ${displayPath} changed since the path was checked (it was replaced by a symlink); retry`,
+    `${displayPath}, or a directory on the way to it, was replaced by a symlink since the path was checked; retry`,
     { cause },
   );
 }
 
 function directoryReplaced(displayPath: string): ToolError {
-  return new ToolError('stale', `a directory on the way to ${displayPath} was replaced since the path was checked; retry`);
+  return new ToolError('stale', `${displayPath}, or a directory on the way to it, was replaced since the path was checked; retry`);
 }

@@ -3,8 +3,7 @@ import { readCheckedPath, type CheckedPathInternals } from '@openwork/path-guard
 import { ToolError } from '@openwork/tool-contract';
 import type { DirectoryEntry } from '../file-system.ts';
 import { throwIfAborted } from './abort.ts';
-import { knownIdentity, sameIdentity } from './checked.ts';
-import { openContainer } from './directory-walk.ts';
+import { openCheckedDirectory } from './directory-walk.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
 import type { DirectoryHandle, Host } from './host.ts';
 
@@ -16,7 +15,7 @@ export async function listCheckedDirectory(host: Host, path: CheckedPath, signal
   throwIfAborted(signal, what);
   let directory: DirectoryHandle | undefined;
   try {
-    // The directory itself is opened from its (walked) parent with O_NOFOLLOW: one swapped for a symlink after the check is never listed through.
+    // Opened from its (walked) parent with O_NOFOLLOW: one swapped for a symlink, or for another directory, after the check is never listed.
     directory = await openListed(host, internals, displayPath);
     const found = await directory.readdir();
     const entries: DirectoryEntry[] = [];
@@ -42,26 +41,12 @@ export async function listCheckedDirectory(host: Host, path: CheckedPath, signal
   }
 }
 
+/** The directory itself, by the last-mile walk down to it: its identity is checked as every directory's on the way is. */
 async function openListed(host: Host, internals: CheckedPathInternals, displayPath: string): Promise<DirectoryHandle> {
-  const { directory: parent, name } = await openContainer(host, internals, displayPath);
-  if (name === null) return parent;
-  let directory: DirectoryHandle;
   try {
-    directory = await parent.openDirectory(name);
+    return await openCheckedDirectory(host, internals, internals.realPath, displayPath);
   } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ELOOP') throw directoryChanged(displayPath);
-    if (code === 'ENOTDIR') throw notADirectory(displayPath);
-    throw error;
-  } finally {
-    await parent.close();
-  }
-  try {
-    const { identity } = internals;
-    if (knownIdentity(identity) && !sameIdentity(identity, await directory.stat())) throw directoryChanged(displayPath);
-    return directory;
-  } catch (error) {
-    await directory.close();
+    if (errnoCode(error) === 'ENOTDIR') throw notADirectory(displayPath);
     throw error;
   }
 }

@@ -3,15 +3,13 @@ import { readCheckedPath } from '@openwork/path-guard/backend';
 import type { ToolError } from '@openwork/tool-contract';
 import type { SearchTargets, WireFailure, WireTarget } from '@openwork/tree-search';
 import { directoryChanged } from './read-directory.ts';
-import { rootChanged } from './directory-walk.ts';
+import { guardChain, rootChanged } from './directory-walk.ts';
 import { toolErrorFromErrno } from './errno.ts';
 
 /** Where a CheckedPath leads, as a walker needs it (docs/decisions/0009). */
 export function wireTarget(path: CheckedPath, seen: readonly (readonly [string, number, number])[] = []): WireTarget {
   const internals = readCheckedPath(path);
-  const chain = new Map<string, readonly [string, number, number]>(internals.directories.map((directory) => [directory.path, [directory.path, directory.dev, directory.ino]]));
-  const { identity } = internals;
-  if (identity !== null && identity.ino !== 0 && identity.kind === 'directory') chain.set(internals.realPath, [internals.realPath, identity.dev, identity.ino]);
+  const chain = guardChain(internals);
   for (const entry of seen) chain.set(entry[0], entry);
   return { root: internals.root, rootDev: internals.rootIdentity.dev, rootIno: internals.rootIdentity.ino, path: internals.realPath, chain: [...chain.values()] };
 }
