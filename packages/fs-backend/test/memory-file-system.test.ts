@@ -9,7 +9,7 @@ import { isToolError } from '@openwork/tool-contract';
 import { bytes, expectToolError, text } from '../src/contract-suite/contract-helpers.ts';
 import { MemoryFileSystem } from '../src/memory/index.ts';
 import { hostModules, importGraph } from './fixtures/import-graph.ts';
-import { callOnce, INSIDE_TEXT, OUTSIDE_MARK } from './fixtures/swap-race.ts';
+import { callOnce, checkedOnce, INSIDE_TEXT, OUTSIDE_MARK } from './fixtures/swap-race.ts';
 
 const root = '/home/user/project';
 
@@ -183,5 +183,59 @@ describe('MemoryFileSystem directory handles hold the directory, as descriptors 
     expect(ok, report).toBeGreaterThan(100);
     expect(Object.keys(refused).filter((kind) => !['stale', 'outside_root', 'not_found'].includes(kind)), report).toEqual([]);
     expect((refused.stale ?? 0) + (refused.outside_root ?? 0), report).toBeGreaterThan(100);
+  });
+
+  it('root/sub swapped with another real directory at random points during 1000 calls through CheckedPaths made before: the stranger is never read, written, listed or searched', async () => {
+    const stranger = `${root}/.swap-stranger`;
+    const fs = new MemoryFileSystem({
+      directories: [root],
+      files: { [`${root}/sub/file.txt`]: INSIDE_TEXT, [`${stranger}/file.txt`]: `${OUTSIDE_MARK}\n`, [`${stranger}/outside-only.txt`]: OUTSIDE_MARK },
+    });
+    const guard = await PathGuard.create({ workingDirectory: root, probe: fs });
+    // The tree search waits for macrotasks, which a swapper taking every microtask turn would starve: its walk is the same one (the contract's swap tests).
+    const operations = ['read', 'write', 'list', 'search'] as const;
+    // Each CheckedPath is made by a first call while sub is the real directory; only the walk's identity check tells the stranger apart.
+    const options = { resolve: checkedOnce(guard) };
+    for (const operation of operations) expect(await callOnce(operation, fs, guard, 0, options)).toBe(false);
+    let seed = 23;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    let running = true;
+    let swaps = 0;
+    const swapper = (async () => {
+      while (running) {
+        if (random() < 0.3) {
+          fs.moveEntry(`${root}/sub`, `${root}/.parked`);
+          fs.moveEntry(stranger, `${root}/sub`);
+          fs.moveEntry(`${root}/.parked`, stranger);
+          swaps += 1;
+        }
+        await Promise.resolve();
+      }
+    })();
+    const refused: Record<string, number> = {};
+    let ok = 0;
+    let strangerReads = 0;
+    for (let call = 1; call <= 1000; call += 1) {
+      try {
+        if (await callOnce(operations[call % operations.length] as (typeof operations)[number], fs, guard, call, options)) strangerReads += 1;
+        ok += 1;
+      } catch (error) {
+        if (!isToolError(error)) throw error;
+        refused[error.kind] = (refused[error.kind] ?? 0) + 1;
+      }
+    }
+    running = false;
+    await swapper;
+    const report = JSON.stringify({ swaps, ok, refused, strangerReads });
+    expect(strangerReads, report).toBe(0);
+    const strangerNow = fs.inspectDirectory(`${root}/sub`)?.includes('outside-only.txt') === true ? `${root}/sub` : stranger;
+    expect(fs.inspectDirectory(strangerNow), report).toEqual(['file.txt', 'outside-only.txt']);
+    expect(text(fs.inspectFile(`${strangerNow}/file.txt`) ?? null), report).toBe(`${OUTSIDE_MARK}\n`);
+    expect(ok, report).toBeGreaterThan(100);
+    expect(Object.keys(refused).filter((kind) => !['stale', 'not_found'].includes(kind)), report).toEqual([]);
+    expect(refused.stale ?? 0, report).toBeGreaterThan(100);
   });
 });

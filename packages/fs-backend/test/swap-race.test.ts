@@ -1,7 +1,9 @@
 import { PathGuard } from '@openwork/path-guard';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NodeFileSystem } from '../src/node/index.ts';
-import { hasPython, makeRaceWorld, outsideSnapshot, race, startSwapper, tempFilesIn, type RaceOperation, type RaceWorld } from './fixtures/swap-race.ts';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { callOnce, checkedOnce, hasPython, makeRaceWorld, OUTSIDE_MARK, outsideSnapshot, race, startSwapper, tempFilesIn, type RaceOperation, type RaceWorld } from './fixtures/swap-race.ts';
 
 // docs/decisions/0009: a child process exchanges root/sub
 // (a real directory) with a symlink to an outside directory, hundreds of
@@ -12,7 +14,6 @@ import { hasPython, makeRaceWorld, outsideSnapshot, race, startSwapper, tempFile
 // another: no path or line from outside may come back.
 
 const SECONDS = 2;
-
 
 const handles = new NodeFileSystem().directoryHandles.mode === 'handles';
 
@@ -52,5 +53,48 @@ describe.skipIf(!handles || !hasPython())('the swap race against directory handl
     if (operation !== 'tree-search') expect(refusedKinds.length, report).toBeGreaterThan(0);
     // A swap is `stale` (seen by the backend) or `outside_root` (seen by the guard); never an I/O error or a wrong kind.
     expect(refusedKinds.filter((kind) => !['stale', 'outside_root', 'not_found'].includes(kind)), report).toEqual([]);
+  });
+});
+
+// The same race with another real directory in the root swapped in for
+// root/sub: O_NOFOLLOW does not refuse it, only the last mile's identity
+// check does (the one walk in tree-search, docs/decisions/0009). Every
+// CheckedPath is made before the swaps begin, as a long call holds one; the
+// stranger's files must never be read, listed, searched or written through it.
+describe.skipIf(!handles || !hasPython())('the swap race with another real directory (Linux /proc/self/fd)', () => {
+  let world: RaceWorld;
+  let fs: NodeFileSystem;
+
+  beforeEach(async () => {
+    world = await makeRaceWorld({ stranger: 'directory' });
+    fs = new NodeFileSystem();
+  });
+
+  afterEach(async () => {
+    await fs.close();
+    await world.cleanup();
+  });
+
+  const operations: RaceOperation[] = ['read', 'write', 'list', 'search', 'tree-search'];
+  it.each(operations)('%s through a CheckedPath made before the swap: the stranger is never reached', { timeout: 30_000 }, async (operation) => {
+    const guard = await PathGuard.create({ workingDirectory: world.root, probe: fs });
+    const resolve = checkedOnce(guard);
+    const options = { resolve, searchFrom: 'sub' } as const;
+    // One call before the swapping starts makes each CheckedPath the call uses, while root/sub is the real directory.
+    expect(await callOnce(operation, fs, guard, 0, options)).toBe(false);
+    const swapper = await startSwapper(world, 1);
+    const tally = await race(operation, fs, guard, 1, options).finally(() => swapper.stop());
+    const { swaps } = await swapper.stop();
+    const report = JSON.stringify({ swaps, method: swapper.method, ...tally });
+    expect(tally.outsideReads, report).toBe(0);
+    // The child leaves root/sub the real directory again, and the stranger at its own name, as it found it.
+    expect((await readdir(world.outside)).sort(), report).toEqual(['file.txt', 'outside-only.txt']);
+    expect(await readFile(join(world.outside, 'file.txt'), 'utf8'), report).toBe(`${OUTSIDE_MARK}\n`);
+    expect(await tempFilesIn(world.swapped), report).toEqual([]);
+    expect(swaps, report).toBeGreaterThan(1000);
+    expect(tally.ok, report).toBeGreaterThan(0);
+    // Refused as changed; never an I/O error or a wrong kind (not_found only while three renames stand in for an atomic exchange).
+    expect(tally.refused.stale ?? 0, report).toBeGreaterThan(0);
+    expect(Object.keys(tally.refused).filter((kind) => !['stale', 'not_found'].includes(kind)), report).toEqual([]);
   });
 });
