@@ -104,6 +104,21 @@ export function swapContract(world: () => ContractWorld): void {
     await expectNoTempFiles(fixture, at('sub'));
   });
 
+  it('a listed directory replaced by another real directory after the check, itself or on the way: list is stale and never shows the stranger', async () => {
+    const { fixture, at, resolve } = world();
+    await fixture.file(at('sub/inner/checked.txt'), 'checked');
+    const sub = await resolve('sub', 'read', 'must_exist');
+    const inner = await resolve('sub/inner', 'read', 'must_exist');
+    await fixture.rename(at('sub'), at('sub-old'));
+    await fixture.file(at('sub/inner/stranger.txt'), 'a stranger');
+    // Walked from the root down to the listed directory, each level compared with what the guard saw: sub is another directory now.
+    for (const path of [sub, inner]) {
+      const message = await expectToolError(fixture.fs.readDirectory(path), 'stale');
+      expect(message).not.toContain('stranger');
+    }
+    expect((await fixture.fs.readDirectory(await resolve('sub/inner', 'read', 'must_exist'))).map((entry) => entry.name)).toEqual(['stranger.txt']);
+  });
+
   it('a search of a directory replaced by another real directory after the check is stale: the stranger is never walked, at the end of the way or on it', async () => {
     const { fixture, at, resolve, guard } = world();
     await fixture.file(at('sub/inner/a.txt'), 'needle checked');
