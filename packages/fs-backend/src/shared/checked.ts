@@ -23,11 +23,6 @@ export function sameIdentity(identity: { readonly dev: number; readonly ino: num
   return identity.dev === stat.dev && identity.ino === stat.ino;
 }
 
-export function isInside(root: string, path: string): boolean {
-  if (path === root) return true;
-  return path.startsWith(root.endsWith('/') ? root : `${root}/`);
-}
-
 export function changedSinceChecked(displayPath: string): ToolError {
   return new ToolError('stale', `${displayPath} changed since it was checked (replaced or turned into a symlink) while being read; retry`);
 }

@@ -79,7 +79,7 @@ export function rootChanged(displayPath: string, root: string, cause?: unknown):
   );
 }
 
-export function replacedBySymlink(displayPath: string, cause?: unknown): ToolError {
+function replacedBySymlink(displayPath: string, cause?: unknown): ToolError {
   return new ToolError(
     'stale',
     `${displayPath}, or a directory on the way to it, was replaced by a symlink since the path was checked; retry`,
