@@ -99,8 +99,7 @@ describe.each([
   });
 
   it('its effect is a read of the path, so the policy judges it as one', () => {
-    const context = { workingDirectory: session.workingDirectory, environment: {} };
-    expect(editTool.effect({ path: 'a.ts', oldText: 'a', newText: 'b', dryRun: true }, context)).toEqual({ kind: 'read', paths: ['a.ts'] });
-    expect(editTool.effect({ path: 'a.ts', oldText: 'a', newText: 'b' }, context)).toEqual({ kind: 'write', paths: ['a.ts'] });
+    expect(editTool.effect({ path: 'a.ts', oldText: 'a', newText: 'b', dryRun: true }, session)).toEqual({ kind: 'read', paths: ['a.ts'] });
+    expect(editTool.effect({ path: 'a.ts', oldText: 'a', newText: 'b' }, session)).toEqual({ kind: 'write', paths: ['a.ts'] });
   });
 });
