@@ -1,6 +1,7 @@
 // What an AI SDK tool returns, and how it reaches the model: the text alone
 // as a `text` output, the text and its images as a `content` output whose
-// image parts take the form of the `ai` major installed (decision 0021).
+// image parts take the form of the `ai` major installed (docs/decisions/0021,
+// docs/contract.md §3.6).
 import type { ImagePart } from '@openwork/tool-contract';
 import { modelMessageSchema } from 'ai';
 
