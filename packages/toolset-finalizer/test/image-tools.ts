@@ -1,5 +1,5 @@
-// A stand-in for read of an image file: a tool whose ok result carries a
-// one-pixel PNG as an image part, beside its text. The real read of a PNG on
+// Stand-ins for read of an image file: tools whose ok results carry a
+// one-pixel PNG as image parts (one, or two), beside their text. The real read of a PNG on
 // disk through each adapter is tools/demo/test/adapter-images.test.ts.
 import { adaptTool, defineTool, type ToolSessionContext } from '@openwork/tool-contract';
 import Type from 'typebox';
@@ -21,7 +21,20 @@ const picture = defineTool({
   execute: () => Promise.resolve({ data: {}, output: PICTURE_TEXT, images: [{ type: 'image' as const, mediaType: 'image/png' as const, data: PIXEL }] }),
 });
 
+const pictures = defineTool({
+  id: 'test/pictures',
+  name: 'pictures',
+  description: 'Returns two images.',
+  risk: 'read',
+  input: Type.Object({}),
+  effect: () => ({ kind: 'read', paths: [] }),
+  execute: () => {
+    const image = { type: 'image' as const, mediaType: 'image/png' as const, data: PIXEL };
+    return Promise.resolve({ data: {}, output: 'two pictures', images: [image, image] });
+  },
+});
+
 export function pictureToolset(): FinalizedToolset {
   const session: ToolSessionContext = { workingDirectory: '/w', environment: {} };
-  return new Registry().register(adaptTool(picture)).finalize(session, {}, { authorize: allowAll });
+  return new Registry().register(adaptTool(picture)).register(adaptTool(pictures)).finalize(session, {}, { authorize: allowAll });
 }

@@ -19,19 +19,20 @@ describe('an image a tool returns reaches each model format as an image part, ne
     const calls = [
       { id: 'c1', type: 'function' as const, function: { name: 'picture', arguments: '{}' } },
       { id: 'c2', type: 'function' as const, function: { name: 'nothing', arguments: '{}' } },
-      { id: 'c3', type: 'function' as const, function: { name: 'picture', arguments: '{}' } },
+      { id: 'c3', type: 'function' as const, function: { name: 'pictures', arguments: '{}' } },
     ];
     const messages = await runOpenAiToolCalls(toolset, calls, turn());
     expect(messages).toEqual([
       { role: 'tool', tool_call_id: 'c1', content: `${PICTURE_TEXT}\n(its image follows in the next message)` },
       { role: 'tool', tool_call_id: 'c2', content: expect.stringMatching(/^Error \[unknown_tool\]/) as unknown },
-      { role: 'tool', tool_call_id: 'c3', content: `${PICTURE_TEXT}\n(its image follows in the next message)` },
+      { role: 'tool', tool_call_id: 'c3', content: 'two pictures\n(its 2 images follow in the next message)' },
       {
         role: 'user',
         content: [
           { type: 'text', text: 'Images returned by tool call c1:' },
           { type: 'image_url', image_url: { url: `data:image/png;base64,${PIXEL}` } },
           { type: 'text', text: 'Images returned by tool call c3:' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PIXEL}` } },
           { type: 'image_url', image_url: { url: `data:image/png;base64,${PIXEL}` } },
         ],
       },
