@@ -9,7 +9,15 @@ import { promisify } from 'node:util';
 import { TurnScope, type ToolResult } from '@openwork/tool-contract';
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools, ToolResultError } from '../src/adapters/ai-sdk.ts';
+import { PICTURE_TEXT, PIXEL, pictureToolset } from './image-tools.ts';
 import { loopToolset } from './loop-tools.ts';
+
+/** The image part of a tool result each major takes without a deprecation warning. */
+const imageParts = {
+  5: { type: 'media', data: PIXEL, mediaType: 'image/png' },
+  6: { type: 'image-data', data: PIXEL, mediaType: 'image/png' },
+  7: { type: 'file', data: { type: 'data', data: PIXEL }, mediaType: 'image/png' },
+};
 
 /** What one generateText run with the mock model gave back. */
 export interface MockRun {
@@ -18,12 +26,14 @@ export interface MockRun {
   readonly firstStep: readonly { readonly type: string; readonly error?: unknown }[];
   /** The tool message's parts in the model's second request: what the model was told. */
   readonly sentToModel: unknown;
+  /** The messages of the first step (the call and its result), as the SDK keeps them for the next request. */
+  readonly responseMessages: readonly unknown[];
 }
 
 export interface AiSdkMajor {
   readonly major: 5 | 6 | 7;
   /** This major's module; the adapter must have been given the same one as `ai`. */
-  readonly sdk: { readonly generateText: unknown };
+  readonly sdk: { readonly generateText: unknown; readonly modelMessageSchema: { safeParse(value: unknown): { readonly success: boolean } } };
   /** The version installed, from its package.json. */
   readonly version: string;
   /**
@@ -67,6 +77,18 @@ export function describeAiSdkMajor(subject: AiSdkMajor): void {
       const run = await subject.run({ toolName: 'read', input: { path: 'README.md' }, tools: aiSdkTools(loopToolset()) });
       expect(run.firstStep.filter((part) => part.type === 'tool-result')).toMatchObject([{ toolCallId: 'call-1', toolName: 'read', output: '# greeter\n' }]);
       expect(run.sentToModel).toEqual([{ type: 'text', value: '# greeter\n' }]);
+      expect(run.text).toBe('done');
+    });
+
+    it('an image result reaches the model as a text part and a media part of the tool result, in a message the SDK accepts', async () => {
+      const run = await subject.run({ toolName: 'picture', input: {}, tools: aiSdkTools(pictureToolset()) });
+      const images = [{ type: 'image', mediaType: 'image/png', data: PIXEL }];
+      expect(run.firstStep.filter((part) => part.type === 'tool-result')).toMatchObject([{ toolName: 'picture', output: { text: PICTURE_TEXT, images } }]);
+      const output = { type: 'content', value: [{ type: 'text', text: PICTURE_TEXT }, imageParts[subject.major]] };
+      const toolMessage = run.responseMessages.find((message) => (message as { role: string }).role === 'tool');
+      expect(toolMessage).toMatchObject({ content: [{ type: 'tool-result', toolName: 'picture', output }] });
+      for (const message of run.responseMessages) expect(subject.sdk.modelMessageSchema.safeParse(message).success).toBe(true);
+      expect(run.sentToModel).toEqual([output]);
       expect(run.text).toBe('done');
     });
 

@@ -23,6 +23,8 @@ describeAiSdkMajor({
     });
     // This file compiles against the newest major, so its tool types are not this major's; tsconfig above checks those.
     const result = await ai.generateText({ model, tools: tools as ai.ToolSet, stopWhen: ai.stepCountIs(3), prompt: 'go', ...(abortSignal ? { abortSignal } : {}) });
-    return { text: result.text, firstStep: result.steps[0]?.content ?? [], sentToModel: toolMessageParts(model.doGenerateCalls[1]?.prompt) };
+    return { text: result.text, firstStep: result.steps[0]?.content ?? [], sentToModel: toolMessageParts(model.doGenerateCalls[1]?.prompt),
+      responseMessages: result.steps[0]?.response.messages ?? [],
+    };
   },
 });

@@ -21,6 +21,8 @@ describeAiSdkMajor({
       ],
     });
     const result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(3), prompt: 'go', ...(abortSignal ? { abortSignal } : {}) });
-    return { text: result.text, firstStep: result.steps[0]?.content ?? [], sentToModel: toolMessageParts(model.doGenerateCalls[1]?.prompt) };
+    return { text: result.text, firstStep: result.steps[0]?.content ?? [], sentToModel: toolMessageParts(model.doGenerateCalls[1]?.prompt),
+      responseMessages: result.steps[0]?.response.messages ?? [],
+    };
   },
 });

@@ -57,7 +57,7 @@ describe('strict mode null mapping, round-tripped', () => {
         const text = JSON.stringify(strictForm(input));
         const [message] = await runOpenAiToolCalls(toolset, [{ id: 'c1', type: 'function', function: { name: 'search', arguments: text } }]);
         const [item] = await runOpenAiResponsesCalls(toolset, [{ type: 'function_call', call_id: 'f1', name: 'search', arguments: text }]);
-        expect(JSON.parse(message?.content ?? 'null')).toEqual(input);
+        expect(JSON.parse(typeof message?.content === 'string' ? message.content : 'null')).toEqual(input);
         expect(JSON.parse(typeof item?.output === 'string' ? item.output : 'null')).toEqual(input);
       }),
       { numRuns: 50 },

@@ -7,6 +7,7 @@ import OpenAI from 'openai';
 import OpenAiV6 from 'openai-v6';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cannedFetch } from './canned-fetch.ts';
 import { aiSdkTurn } from './consumer/ai-sdk.ts';
 import { anthropicTurn } from './consumer/anthropic.ts';
 import { geminiTurn } from './consumer/gemini.ts';
@@ -14,23 +15,6 @@ import { chatTurn, parsedChatTurn, responsesTurn } from './consumer/openai.ts';
 import { chatTurn as chatTurnV6 } from './consumer/openai-v6.ts';
 import { loopToolset } from './loop-tools.ts';
 import { schemaToolset } from './schema-tools.ts';
-
-interface Recorded {
-  readonly url: string;
-  readonly body: Record<string, unknown>;
-}
-
-/** A fetch that records each request body and answers with the next canned response. */
-function cannedFetch(responses: readonly unknown[]): { fetch: typeof fetch; requests: Recorded[] } {
-  const requests: Recorded[] = [];
-  const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = input instanceof Request ? input.url : String(input);
-    requests.push({ url, body: JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as Record<string, unknown> });
-    const response = responses[Math.min(requests.length, responses.length) - 1];
-    return Promise.resolve(new Response(JSON.stringify(response), { status: 200, headers: { 'content-type': 'application/json' } }));
-  };
-  return { fetch, requests };
-}
 
 /** What the search tool is asked for, written the way strict mode writes it, and what it receives. */
 const strictArguments = JSON.stringify({ pattern: 'greet', path: null, mode: 'count', limit: null, label: null, filters: [{ glob: '*.ts', negate: null }] });

@@ -1,5 +1,4 @@
 import { defineTool, ToolError, type FileChangeArtifact } from '@openwork/tool-contract';
-import type { CheckedPath } from '@openwork/path-guard';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
@@ -7,10 +6,12 @@ import { inChangeQueue } from '../shared/change-queue.ts';
 import { absoluteOf } from '../shared/absolute.ts';
 import { commitRecorded } from '../shared/artifact-journal.ts';
 import { fileChangeArtifact } from '../shared/file-change.ts';
-import { decodeText, encodeText, encodeUtf8, encodingField, formatBytes, sha256 } from '../shared/text.ts';
+import { decodeText, encodeText, encodingField, formatBytes, sha256 } from '../shared/text.ts';
 import { lineEndings, toCrlf, toLf } from './line-endings.ts';
 import { lineOf, nearestLines, occurrences, replaceLiteral } from './matching.ts';
 import { changedElsewhere, changedLineRanges } from './since-read.ts';
+import { createFile } from './create-file.ts';
+import { dryRunOutcome } from './dry-run.ts';
 import { EditOutput } from '../shared/output-schemas.ts';
 import { refuseDirectoryForm } from '../write/file-path.ts';
 
@@ -39,6 +40,7 @@ export const EditInput = Type.Object({
       },
     ),
   ),
+  dryRun: Type.Optional(Type.Boolean({ description: 'Return the unified diff the edit would apply and change nothing.' })),
 });
 
 interface Replacement {
@@ -65,7 +67,12 @@ function replacementsOf(input: { oldText?: string; newText?: string; replaceAll?
 export interface EditData {
   readonly path: string;
   readonly replacements: number;
+  /** Whether the file was created (with `dryRun`, would be). */
   readonly created: boolean;
+  /** Present on a dry run, which writes nothing. */
+  readonly dryRun?: true;
+  /** A dry run's unified diff. */
+  readonly diff?: string;
 }
 
 interface Planned {
@@ -101,42 +108,6 @@ function plan(text: string, oldText: string, newText: string, replaceAll: boolea
   throw new ToolError('no_match', `oldText was not found in ${displayPath}; it must match exactly, including whitespace${hint}\nRead the file again and copy the text exactly.`);
 }
 
-/** Whether a file is at the path now, checked afresh through the guard. */
-async function existsNow(session: BuiltinSession, displayPath: string, signal: AbortSignal): Promise<boolean> {
-  try {
-    return (await session.paths.resolvePath(displayPath, 'read', 'must_exist', { signal })).exists;
-  } catch {
-    return false;
-  }
-}
-
-async function createFile(session: BuiltinSession, path: CheckedPath, newText: string, signal: AbortSignal) {
-  const bytes = encodeUtf8(newText);
-  if (bytes.length > session.limits.maxContentBytes) {
-    throw new ToolError('too_large', `newText is ${formatBytes(bytes.length)}, above the ${formatBytes(session.limits.maxContentBytes)} limit`);
-  }
-  return session.filesystem.withLock(
-    path,
-    async () => {
-      const after = { text: newText, sha256: sha256(bytes) };
-      const artifact = fileChangeArtifact({ path: path.displayPath, absolutePath: absoluteOf(session.paths, path), before: null, after });
-      const commit = () =>
-        session.filesystem.writeFile(path, bytes, { signal, createParents: true, expectedSha256: null }).catch(async (error: unknown) => {
-          // `stale` is also a directory swapped or a root replaced: only a file that now exists was created by someone else.
-          if (error instanceof ToolError && error.kind === 'stale' && (await existsNow(session, path.displayPath, signal))) {
-            throw new ToolError('already_exists', `${path.displayPath} was created by someone else just now; read it, then edit it with a non-empty oldText`);
-          }
-          throw error;
-        });
-      const result = await commitRecorded(session, artifact, signal, commit);
-      session.readLedger.remember(session.paths.canonicalKey(path), after.sha256, newText);
-      const data: EditData = { path: path.displayPath, replacements: 0, created: result.created };
-      return { data, output: `Created ${path.displayPath} (${result.bytes} bytes)`, artifacts: [artifact] };
-    },
-    { signal },
-  );
-}
-
 export const editTool = defineTool({
   id: 'filesystem/edit',
   name: 'edit',
@@ -144,7 +115,8 @@ export const editTool = defineTool({
   risk: 'write',
   input: EditInput,
   output: EditOutput,
-  effect: (input) => ({ kind: 'write', paths: [input.path] }),
+  // A dry run changes nothing and shows the file's lines, as a read does (docs/contract.md §2.4).
+  effect: (input) => ({ kind: input.dryRun === true ? 'read' : 'write', paths: [input.path] }),
   // docs/design.md §10: one line with the session's other changes and its undo.
   execute: (session: BuiltinSession, call, input) =>
     inChangeQueue(session, call.signal, async () => {
@@ -155,6 +127,7 @@ export const editTool = defineTool({
         throw new ToolError('no_change', `${which}oldText and newText are the same, so the edit would change nothing; give the text you want instead`);
       });
       const { signal } = call;
+      const dryRun = input.dryRun === true;
       refuseDirectoryForm(input.path);
       const first = replacements[0];
       if (replacements.length === 1 && first !== undefined && first.oldText === '') {
@@ -162,7 +135,7 @@ export const editTool = defineTool({
         if (path.exists) {
           throw new ToolError('already_exists', `${path.displayPath} already exists; an empty oldText only creates new files: give the text to replace, or use write`);
         }
-        return createFile(session, path, first.newText, signal);
+        return createFile(session, path, first.newText, { signal, dryRun });
       }
       const path = await session.paths.resolvePath(input.path, 'write', 'must_exist', { signal });
       if (path.kind === 'directory') throw new ToolError('is_directory', `${path.displayPath} is a directory; give a file path`);
@@ -211,6 +184,8 @@ export const editTool = defineTool({
             // Undo writes the original back in this encoding, so it gets the exact bytes again.
             ...encodingField(decoded),
           };
+          // No write, no journal entry, and the read ledger as it was: a later edit is checked as if this never ran.
+          if (dryRun) return dryRunOutcome(artifact, planned.replacements, note);
           // The backend compares the digest again right before the rename: a concurrent change is `stale`.
           await commitRecorded(session, artifact, signal, () => session.filesystem.writeFile(path, afterBytes, { signal, expectedSha256: digest }));
           session.readLedger.remember(key, afterDigest, planned.text);

@@ -30,7 +30,13 @@ export const ReadOutput = Type.Object({
 
 export const WriteOutput = Type.Object({ path: Type.String(), created: Type.Boolean(), bytes: Count });
 
-export const EditOutput = Type.Object({ path: Type.String(), replacements: Count, created: Type.Boolean() });
+export const EditOutput = Type.Object({
+  path: Type.String(),
+  replacements: Count,
+  created: Type.Boolean(),
+  dryRun: Type.Optional(Type.Literal(true)),
+  diff: Type.Optional(Type.String()),
+});
 
 const Skipped = Type.Object({ binary: Count, tooLarge: Count, unreadable: Count });
 const NumberedLine = Type.Object({ line: Type.Integer({ minimum: 1 }), text: Type.String() });

@@ -1,9 +1,10 @@
 // The Vercel AI SDK adapter. It is its own entry point
 // (`@openwork/toolset-finalizer/ai-sdk`) because `ai` is an optional peer:
 // the root entry never imports it.
-import { TurnScope, type ErrorToolResult, type ToolSessionContext } from '@openwork/tool-contract';
+import { toModelResult, TurnScope, type ErrorToolResult, type ToolSessionContext } from '@openwork/tool-contract';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import type { FinalizedToolset } from '../finalized-toolset.ts';
+import { toModelOutput, type AiSdkToolOutput } from './ai-sdk-output.ts';
 import { runModelCall, type CallStarter, type ToolLoopOptions } from './run-call.ts';
 
 /** How the AI SDK tools run their calls; the SDK decides the order. */
@@ -16,10 +17,13 @@ export type AiSdkToolsOptions = Omit<ToolLoopOptions, 'parallel'>;
  * (`ToolCallOptions` in ai 5, `ToolExecutionOptions` in 6, generic over a
  * context in 7), and this file compiles against each.
  */
-type ExecutionOptions = Parameters<NonNullable<Tool<unknown, string>['execute']>>[1];
+type ExecutionOptions = Parameters<NonNullable<Tool<unknown, AiSdkToolOutput>['execute']>>[1];
 
-/** One AI SDK tool: JSON input, the model text out. */
-export type AiSdkTool = Tool<unknown, string> & { execute: (input: unknown, options: ExecutionOptions) => Promise<string> };
+/**
+ * One AI SDK tool: JSON input; out, the model text, or the text and its
+ * images, which `toModelOutput` sends the model as media parts.
+ */
+export type AiSdkTool = Tool<unknown, AiSdkToolOutput> & { execute: (input: unknown, options: ExecutionOptions) => Promise<AiSdkToolOutput> };
 
 /**
  * What an AI SDK tool's `execute` throws for an error or denied result.
@@ -47,7 +51,8 @@ export class ToolResultError extends Error {
  * The finalized toolset as an AI SDK tool set, for `generateText` /
  * `streamText`: the same definitions, each `execute` running
  * `FinalizedToolset.call` with the SDK's abort signal wired to the call.
- * An ok result gives the model its text, never its artifacts (docs/design.md §10);
+ * An ok result gives the model its text, and its images as media parts of
+ * the tool result (`toModelOutput`), never its artifacts (docs/design.md §10);
  * an error or denied result rejects with a `ToolResultError`, the SDK's
  * way of reporting a tool error.
  */
@@ -58,16 +63,19 @@ export function aiSdkTools<Session extends ToolSessionContext>(
   const turn = options.turn ?? new TurnScope();
   const tools: Record<string, AiSdkTool> = {};
   for (const definition of toolset.definitions) {
-    const execute = async (input: unknown, execution: ExecutionOptions): Promise<string> => {
+    const execute = async (input: unknown, execution: ExecutionOptions): Promise<AiSdkToolOutput> => {
       const starter = execution.abortSignal === undefined ? turn : withSignal(turn, execution.abortSignal);
       const result = await runModelCall(toolset, { callId: execution.toolCallId, name: definition.name, input }, options, starter);
       if (result.status !== 'ok') throw new ToolResultError(result);
-      return result.output;
+      const model = toModelResult(result);
+      return model.images === undefined ? model.content : { text: model.content, images: model.images };
     };
     tools[definition.name] = tool({
       description: definition.description,
       inputSchema: jsonSchema(definition.inputSchema as JSONSchema7),
       execute,
+      // Its parameter and parts differ between the majors (ai-sdk-output.ts), so it is typed as each one's own.
+      toModelOutput: toModelOutput as NonNullable<Tool['toModelOutput']>,
     }) as AiSdkTool;
   }
   return tools;
@@ -82,3 +90,6 @@ function withSignal(turn: CallStarter, signal: AbortSignal): CallStarter {
     },
   };
 }
+
+export type { AiSdkImageOutput } from './ai-sdk-output.ts';
+export type { AiSdkToolOutput } from './ai-sdk-output.ts';

@@ -44,7 +44,10 @@ function toModelCall<Session extends ToolSessionContext>(toolset: FinalizedTools
 /**
  * Runs an assistant message's `tool_calls` through the toolset and returns
  * one `tool` message per call, in the same order (absent `tool_calls` give
- * none). Arguments that are not JSON are an `invalid_input` result and run
+ * none), then, when any result returned images, one user message carrying
+ * them as `image_url` parts with data URLs: Chat Completions tool messages
+ * hold text only, so each such tool message says its images follow.
+ * Arguments that are not JSON are an `invalid_input` result and run
  * nothing; so is a custom tool call, and one to a name the toolset does not
  * have is `unknown_tool`.
  */
@@ -52,37 +55,25 @@ export async function runOpenAiToolCalls<Session extends ToolSessionContext>(
   toolset: FinalizedToolset<Session>,
   toolCalls: readonly (OpenAiToolCall | OpenAiCustomToolCall)[] | undefined,
   options: ToolLoopOptions = {},
-): Promise<OpenAiToolMessage[]> {
-  return (await runOpenAiToolCallsWithImages(toolset, toolCalls, options)).toolMessages;
-}
-
-/**
- * `runOpenAiToolCalls`, plus the images the results returned as one user
- * message to send after the tool messages (Chat Completions tool messages
- * hold text only); absent when no result had an image.
- */
-export async function runOpenAiToolCallsWithImages<Session extends ToolSessionContext>(
-  toolset: FinalizedToolset<Session>,
-  toolCalls: readonly (OpenAiToolCall | OpenAiCustomToolCall)[] | undefined,
-  options: ToolLoopOptions = {},
-): Promise<{ readonly toolMessages: OpenAiToolMessage[]; readonly imageMessage?: OpenAiImageMessage }> {
+): Promise<(OpenAiToolMessage | OpenAiImageMessage)[]> {
   const calls = toolCalls ?? [];
   const results = await runModelCalls(
     toolset,
     calls.map((call) => toModelCall(toolset, call)),
     options,
   );
-  const toolMessages: OpenAiToolMessage[] = [];
+  const messages: (OpenAiToolMessage | OpenAiImageMessage)[] = [];
   const images: OpenAiImageMessage['content'][number][] = [];
   results.forEach((result, index) => {
     const model = toModelResult(result);
     const id = calls[index]?.id ?? result.callId;
     const attached = model.images ?? [];
-    const note = attached.length === 0 ? '' : `\n(${attached.length} image${attached.length === 1 ? '' : 's'} of this result follow in the next message)`;
-    toolMessages.push({ role: 'tool', tool_call_id: id, content: `${model.content}${note}` });
+    const note = attached.length === 0 ? '' : `\n(${attached.length === 1 ? 'its image follows' : `its ${attached.length} images follow`} in the next message)`;
+    messages.push({ role: 'tool', tool_call_id: id, content: `${model.content}${note}` });
     if (attached.length === 0) return;
     images.push({ type: 'text', text: `Images returned by tool call ${id}:` });
     for (const image of attached) images.push({ type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } });
   });
-  return images.length === 0 ? { toolMessages } : { toolMessages, imageMessage: { role: 'user', content: images } };
+  if (images.length > 0) messages.push({ role: 'user', content: images });
+  return messages;
 }

@@ -12,11 +12,11 @@ export async function chatTurn(client: OpenAI, toolset: FinalizedToolset, messag
   if (message === undefined) return;
   messages.push(message);
   const toolCalls: OpenAI.ChatCompletionMessageToolCall[] | undefined = message.tool_calls;
-  const answers: OpenAI.ChatCompletionToolMessageParam[] = await runOpenAiToolCalls(toolset, toolCalls);
+  const answers: OpenAI.ChatCompletionMessageParam[] = await runOpenAiToolCalls(toolset, toolCalls);
   messages.push(...answers);
 }
 
-export async function parsedChatTurn(client: OpenAI, toolset: FinalizedToolset): Promise<OpenAI.ChatCompletionToolMessageParam[]> {
+export async function parsedChatTurn(client: OpenAI, toolset: FinalizedToolset): Promise<OpenAI.ChatCompletionMessageParam[]> {
   const completion = await client.chat.completions.parse({
     model: 'gpt-5',
     messages: [{ role: 'user', content: 'Read README.md' }],
