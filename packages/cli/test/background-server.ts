@@ -30,7 +30,7 @@ export async function serveIn(ws: string, flags: string[] = []): Promise<Served>
       .map((entry) => entry.definition),
     scope: () => Promise.resolve(scope),
     version: 'test',
-    instructions: mcpInstructions(scope.toolset, { mode: options.mode, yes: options.yes, clientRoots: false }),
+    instructions: mcpInstructions(scope.toolset, { mode: options.mode, yes: options.yes, roots: 'command-line' }),
     log: () => {},
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

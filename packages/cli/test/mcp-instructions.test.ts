@@ -8,7 +8,7 @@ import { DEFAULT_APPROVAL, modeSelection, toolsetInstructions, type PermissionMo
 import { PipeProcessBackend } from '@openwork/process-backend/pipe';
 import { Registry } from '@openwork/toolset-finalizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_ROOTS_NOTE, MCP_APPROVAL, MCP_APPROVAL_YES, mcpInstructions } from '../src/mcp/instructions.ts';
+import { CLIENT_ROOTS_NOTE, CLIENT_ROOTS_ONLY, MCP_APPROVAL, MCP_APPROVAL_YES, mcpInstructions } from '../src/mcp/instructions.ts';
 import { serveIn } from './background-server.ts';
 
 let base: string;
@@ -68,11 +68,16 @@ describe('the MCP instructions (docs/contract.md §5.1)', () => {
 
   it('say what happens on an ask without --yes, and when the client’s roots may replace the command line’s', async () => {
     const toolset = await libraryToolset('default');
-    const asking = mcpInstructions(toolset, { mode: 'default', yes: false, clientRoots: false });
+    const asking = mcpInstructions(toolset, { mode: 'default', yes: false, roots: 'command-line' });
     expect(asking).toContain(`Approval: ${MCP_APPROVAL}`);
     expect(MCP_APPROVAL).toMatch(/elicitation.*--yes, --allow, --mode/);
-    expect(asking).not.toContain(CLIENT_ROOTS_NOTE);
-    expect(mcpInstructions(toolset, { mode: 'default', yes: false, clientRoots: true })).toBe(`${asking}\n${CLIENT_ROOTS_NOTE}`);
+    const [own, rest] = [asking.split('\n').slice(0, 2), asking.split('\n').slice(2)];
+    expect(own).toEqual([`Working directory: ${ws}`, `Writable roots: ${ws}, ${other}`]);
+    // The client's roots, when it sends any, replace the command line's working directory and writable roots; read-only and protected roots stay.
+    expect(mcpInstructions(toolset, { mode: 'default', yes: false, roots: 'client-or-command-line' })).toBe([...own, CLIENT_ROOTS_NOTE, ...rest].join('\n'));
+    const clientOnly = mcpInstructions(toolset, { mode: 'default', yes: false, roots: 'client' });
+    expect(clientOnly).toBe([CLIENT_ROOTS_ONLY, ...rest].join('\n'));
+    expect(clientOnly).toContain(`Read-only roots: ${docs}`);
     // A host that gives no line of its own gets the library's, and a toolset without bash no word about it.
     expect(toolsetInstructions(toolset, { mode: 'default' })).toContain(`Approval: ${DEFAULT_APPROVAL}`);
     const reading = await libraryToolset('readOnly');

@@ -195,7 +195,7 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
       definitions,
       scope: () => Promise.resolve(scope),
       version: VERSION,
-      instructions: mcpInstructions(scope.toolset, { mode: options.mode, yes: options.yes, clientRoots: false }),
+      instructions: mcpInstructions(scope.toolset, { mode: options.mode, yes: options.yes, roots: 'command-line' }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(journal === undefined ? {} : { onResult: (result) => journal.appendUnrecorded(result.artifacts) }),
       log: io.stderr,

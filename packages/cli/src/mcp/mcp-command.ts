@@ -107,7 +107,7 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
       .map((entry) => entry.definition),
     scope: (signal) => untilAborted(current, signal),
     version: VERSION,
-    instructions: mcpInstructions(commandLine.toolset, { mode: options.mode, yes: options.yes, clientRoots: !named }),
+    instructions: mcpInstructions(commandLine.toolset, { mode: options.mode, yes: options.yes, roots: named ? 'command-line' : tooWide === undefined ? 'client-or-command-line' : 'client' }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(journal === undefined ? {} : { onResult: (result) => journal.appendUnrecorded(result.artifacts) }),
     log: io.stderr,
