@@ -5,6 +5,7 @@ import type { BuiltinSession } from '@openwork/builtin-tools';
 import { approveEveryAsk, modeSelection } from '@openwork/permission-policy';
 import { expect } from 'vitest';
 import { parseArgs } from '../src/args.ts';
+import { mcpInstructions } from '../src/mcp/instructions.ts';
 import { scopeOpener } from '../src/mcp/scope.ts';
 import { createToolServer } from '../src/mcp/tool-server.ts';
 import { commandLineRoots, createHost, type CommandHost } from '../src/session.ts';
@@ -29,6 +30,7 @@ export async function serveIn(ws: string, flags: string[] = []): Promise<Served>
       .map((entry) => entry.definition),
     scope: () => Promise.resolve(scope),
     version: 'test',
+    instructions: mcpInstructions(scope.toolset, { mode: options.mode, yes: options.yes, roots: 'command-line' }),
     log: () => {},
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

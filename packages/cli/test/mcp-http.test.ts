@@ -91,6 +91,8 @@ describe('openwork-tools mcp --http', () => {
     try {
       const listed = await client.listTools();
       expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['bash', 'bash_kill', 'bash_output', 'bash_write', 'edit', 'glob', 'grep', 'list', 'read', 'write']);
+      // Each session's instructions name the command line's roots.
+      expect(client.getInstructions()?.split('\n')[0]).toBe(`Working directory: ${ws}`);
       const read = (await client.callTool({ name: 'read', arguments: { path: 'a.txt' } })) as CallToolResult;
       expect(read.isError).toBe(false);
       expect(read.structuredContent).toMatchObject({ path: 'a.txt', content: 'one\ntwo\n' });

@@ -10,6 +10,7 @@ import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerRunning, PATIENCE_MS, until } from './live-processes.ts';
 import { commandBundle } from './command.ts';
+import { CLIENT_ROOTS_ONLY } from '../src/mcp/instructions.ts';
 
 /** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
 const bin = commandBundle();
@@ -86,6 +87,9 @@ describe('openwork-tools mcp follows the client’s roots', () => {
       expect(await readFile(join(one, 'made.txt'), 'utf8')).toBe('x\n');
       expect(connection.asked()).toBe(1);
       expect(connection.stderr()).toContain(`roots from the client: ${one}`);
+      // Started in the home folder, the server serves only the client's roots, and its instructions name no other.
+      expect(connection.client.getInstructions()?.split('\n')[0]).toBe(CLIENT_ROOTS_ONLY);
+      expect(connection.client.getInstructions()).not.toContain(home);
     } finally {
       await connection.client.close();
     }

@@ -11,6 +11,7 @@ import { CallToolResultSchema, type CallToolResult, type Progress } from '@model
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerRunning, PATIENCE_MS, until } from './live-processes.ts';
 import { commandBundle } from './command.ts';
+import { MCP_APPROVAL } from '../src/mcp/instructions.ts';
 
 /** The command as shipped, bundled once for the run: started with node, no TypeScript loader. */
 const bin = commandBundle();
@@ -134,9 +135,12 @@ describe('openwork-tools mcp (docs/contract.md §5)', () => {
       expected.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
     );
     expect(plain.client.getServerVersion()).toMatchObject({ name: 'openwork-tools' });
-    // Each tool also says what its structured content looks like; the client checks every ok result against it.
-    expect(listed.tools.filter((tool) => tool.outputSchema === undefined).map((tool) => tool.name)).toEqual([]);
-    expect(listed.tools.find((tool) => tool.name === 'read')?.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['path', 'content']) as unknown });
+    // The instructions at initialize: the command line's roots, the mode, and that an ask goes to the person through the client.
+    expect(plain.client.getInstructions()?.split('\n').slice(0, 2)).toEqual([`Working directory: ${ws}`, `Writable roots: ${ws}`]);
+    expect(plain.client.getInstructions()).toContain(`Mode default: `);
+    expect(plain.client.getInstructions()).toContain(`Approval: ${MCP_APPROVAL}`);
+    // The shapes of structured content are the contract's (§3.3), not sent with every turn's list.
+    expect(listed.tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name)).toEqual([]);
   });
 
   it('annotates every tool with a title and the hints clients decide approval on', async () => {

@@ -41,3 +41,7 @@ export { withTrustedProject } from './user-settings.ts';
 export type { TrustedProject } from './user-settings.ts';
 export type { UserSettings } from './user-settings.ts';
 export type { UserSettingsParse } from './user-settings.ts';
+export { DEFAULT_APPROVAL } from './toolset-instructions.ts';
+export { toolsetInstructions } from './toolset-instructions.ts';
+export type { InstructedToolset } from './toolset-instructions.ts';
+export type { ToolsetInstructionsOptions } from './toolset-instructions.ts';

@@ -4,6 +4,7 @@ import * as policy from '../src/index.ts';
 describe('the package entry point', () => {
   it('exports the policy, its modes and the ask flow, and nothing that touches the host', () => {
     expect(Object.keys(policy).sort()).toEqual([
+      'DEFAULT_APPROVAL',
       'EMPTY_USER_SETTINGS',
       'NOBODY_TO_ASK',
       'NOT_APPROVED',
@@ -25,6 +26,7 @@ describe('the package entry point', () => {
       'parseUserSettings',
       'passThroughVariables',
       'sessionPolicy',
+      'toolsetInstructions',
       'withAnswer',
       'withTrustedProject',
     ]);

@@ -37,7 +37,7 @@ export interface Tool<Input extends TObject, Output, Session extends ToolSession
   readonly description: string;
   readonly risk: ToolRisk;
   readonly input: Input;
-  /** The shape of `data` on success, where it is fixed (MCP's outputSchema); never shown to the model. */
+  /** The shape of `data` on success, where it is fixed (the definition's outputSchema); never shown to the model. */
   readonly output?: TSchema;
   /** What this call will read, write or execute; decided before it runs. */
   readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
@@ -55,7 +55,7 @@ export interface ToolSpec<Input extends TObject, Output, Session extends ToolSes
   readonly description: string;
   readonly risk: ToolRisk;
   readonly input: Input;
-  /** The shape of `data` on success, where it is fixed (MCP's outputSchema); never shown to the model. */
+  /** The shape of `data` on success, where it is fixed (the definition's outputSchema); never shown to the model. */
   readonly output?: TSchema;
   readonly effect: (input: Static<Input>, session: Session) => ToolEffect;
   readonly execute: (session: Session, call: ToolCallContext, input: Static<Input>, authorization: ExecutionAuthorization) => Promise<ToolOutcome<Output>>;

@@ -6,7 +6,7 @@ import { BackgroundReadOutput, describeRead, type BackgroundReadData } from '../
 import { sessionBackground, startedCommandEffect } from '../bash/background/session-background.ts';
 
 export const BashKillInput = Type.Object({
-  backgroundId: Type.String({ minLength: 1, description: 'The id bash returned for a command started with runInBackground.' }),
+  backgroundId: Type.String({ minLength: 1, description: 'The id bash returned.' }),
 });
 
 export type BashKillData = BackgroundReadData;

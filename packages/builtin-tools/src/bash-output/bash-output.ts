@@ -6,8 +6,8 @@ import { BackgroundReadOutput, describeRead, type BackgroundReadData } from '../
 import { sessionBackground, startedCommandEffect } from '../bash/background/session-background.ts';
 
 export const BashOutputInput = Type.Object({
-  backgroundId: Type.String({ minLength: 1, description: 'The id bash returned for a command started with runInBackground.' }),
-  waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000, description: 'Wait up to this long for new output or the end; default 0, answer at once.' })),
+  backgroundId: Type.String({ minLength: 1, description: 'The id bash returned.' }),
+  waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000, description: 'Default 0: answer at once.' })),
 });
 
 export type BashOutputData = BackgroundReadData;

@@ -5,8 +5,8 @@ import type { BuiltinSession } from '../session.ts';
 import { sessionBackground, startedCommandEffect } from '../bash/background/session-background.ts';
 
 export const BashWriteInput = Type.Object({
-  backgroundId: Type.String({ minLength: 1, description: 'The id bash returned for a command started with runInBackground and tty.' }),
-  input: Type.String({ minLength: 1, description: 'What to type: include "\\n" to press Enter; "\\u0003" is Ctrl-C, "\\u0004" Ctrl-D.' }),
+  backgroundId: Type.String({ minLength: 1, description: 'The id bash returned.' }),
+  input: Type.String({ minLength: 1 }),
 });
 
 export const BashWriteOutput = Type.Object({ backgroundId: Type.String(), bytes: Type.Integer({ minimum: 0 }) });

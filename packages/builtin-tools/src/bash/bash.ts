@@ -11,15 +11,18 @@ import { backgroundStarted, checkBackgroundInput } from './background/background
 import { startBackground } from './background/start-background.ts';
 import { recordUndoTargets, undoTargetsBefore } from './undo-targets.ts';
 
+/** A foreground command's `timeoutMs` when none is given. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
 export const BashInput = Type.Object({
-  command: Type.String({ minLength: 1, description: 'The bash command to run.' }),
-  timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000, description: 'Milliseconds before the command is stopped; default 120000, at most 600000.' })),
-  description: Type.Optional(Type.String({ description: 'A few words on what the command does.' })),
+  command: Type.String({ minLength: 1 }),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000, description: `Default ${DEFAULT_TIMEOUT_MS}; in the background, none.` })),
+  description: Type.Optional(Type.String({ description: 'A few words on what it does, for the person asked.' })),
   workdir: Type.Optional(
-    Type.String({ minLength: 1, description: 'The directory the command starts in, relative to the working directory or absolute inside a root; default the working directory.' }),
+    Type.String({ minLength: 1, description: 'Default: the working directory.' }),
   ),
-  runInBackground: Type.Optional(Type.Boolean({ description: 'Start the command and return at once with its backgroundId; read its output with bash_output, end it with bash_kill.' })),
-  tty: Type.Optional(Type.Boolean({ description: 'With runInBackground: run it on a terminal, to which bash_write types; always asks a person first.' })),
+  runInBackground: Type.Optional(Type.Boolean()),
+  tty: Type.Optional(Type.Boolean({ description: 'With runInBackground: on a terminal, for bash_write; always asks.' })),
 });
 
 /** The checked directory a command starts in, as the path the process is given. */
@@ -33,7 +36,6 @@ async function startDirectory(session: BuiltinSession, workdir: string, signal: 
 /** A command's end, or (`runInBackground`) `status: "running"` with its `backgroundId` and its first output. */
 export type BashData = Omit<ProcessExit, 'status'> & { readonly status: ProcessExit['status'] | 'running'; readonly backgroundId?: string };
 
-const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_PROCESSES = 512;
 
 /** The memory limits a command ran under: its own, and the cap all commands of the session share (from the backend's report). */

@@ -16,27 +16,27 @@ import { EditOutput } from '../shared/output-schemas.ts';
 import { refuseDirectoryForm } from '../write/file-path.ts';
 
 /** Most edits one call may carry. */
-const MAX_EDITS = 100;
+export const MAX_EDITS = 100;
 
 export const EditInput = Type.Object({
-  path: Type.String({ description: 'File to edit: relative to the working directory, or absolute inside a writable root.' }),
-  oldText: Type.Optional(Type.String({ description: 'The exact text to replace; empty only to create a new file. Give this and newText, or edits.' })),
-  newText: Type.Optional(Type.String({ description: 'The text to put in its place.' })),
-  replaceAll: Type.Optional(Type.Boolean({ description: 'Replace every occurrence instead of exactly one.' })),
+  path: Type.String(),
+  oldText: Type.Optional(Type.String({ description: 'Empty only to create a file.' })),
+  newText: Type.Optional(Type.String()),
+  replaceAll: Type.Optional(Type.Boolean()),
   edits: Type.Optional(
     Type.Array(
       Type.Object(
         {
-          oldText: Type.String({ minLength: 1, description: 'The exact text to replace, as the file reads after the edits before it.' }),
-          newText: Type.String({ description: 'The text to put in its place.' }),
-          replaceAll: Type.Optional(Type.Boolean({ description: 'Replace every occurrence instead of exactly one.' })),
+          oldText: Type.String({ minLength: 1 }),
+          newText: Type.String(),
+          replaceAll: Type.Optional(Type.Boolean()),
         },
         { additionalProperties: false },
       ),
       {
         minItems: 1,
         maxItems: MAX_EDITS,
-        description: 'Several replacements in one file, applied in order, all or nothing: one that fails fails the call and nothing is written. Instead of oldText/newText.',
+        description: 'Instead of oldText/newText: several, applied in order, all or none.',
       },
     ),
   ),

@@ -8,14 +8,14 @@ import { progressReporter } from '../search/progress.ts';
 import { escapeName } from '../shared/escape-name.ts';
 import { GlobOutput } from '../shared/output-schemas.ts';
 
+/** Paths of one call when `maxResults` is not given. */
+export const DEFAULT_MAX_PATHS = 200;
+
 export const GlobInput = Type.Object({
-  pattern: Type.String({
-    minLength: 1,
-    description: 'Glob matched against file paths relative to `path`, e.g. `**/*.ts` or `src/*.json`: `*` `**` `?` `[abc]` `{a,b}`, a backslash escapes, everything else literal.',
-  }),
-  path: Type.Optional(Type.String({ description: 'Directory to search from; default: the working directory.' })),
-  maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: 'Most paths returned, 1–2000; default 200.' })),
-  includeIgnored: Type.Optional(Type.Boolean({ description: 'Also list files that .gitignore / .ignore exclude; .git/ is never entered. Default false.' })),
+  pattern: Type.String({ minLength: 1 }),
+  path: Type.Optional(Type.String({ description: 'Default: the working directory.' })),
+  maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: `Default ${DEFAULT_MAX_PATHS}.` })),
+  includeIgnored: Type.Optional(Type.Boolean({ description: 'Include ignored files.' })),
 });
 
 export interface GlobData {
@@ -32,7 +32,7 @@ export const globTool = defineTool({
   output: GlobOutput,
   effect: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
   execute: async (session: BuiltinSession, call, input) => {
-    const maxResults = input.maxResults ?? 200;
+    const maxResults = input.maxResults ?? DEFAULT_MAX_PATHS;
     const root = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
     if (root.kind !== 'directory') {
       throw new ToolError('not_a_directory', `${escapeName(root.displayPath)} is not a directory; give glob a directory as path`);

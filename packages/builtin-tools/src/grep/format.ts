@@ -29,7 +29,7 @@ export interface GrepFindings {
 const UNIT: Record<GrepMode, string> = { content: 'matching lines', files_with_matches: 'files', count: 'files' };
 
 /** The search's bound on the lines one multiline match reports (fs-backend's MAX_SPAN_BYTES; the root entry exports types only). */
-const MAX_SPAN_BYTES = 64 * 1024;
+export const MAX_SPAN_BYTES = 64 * 1024;
 
 /** The note on a multiline match whose lines are cut at MAX_SPAN_BYTES. */
 function spanNote(match: FoundMatch): string | undefined {

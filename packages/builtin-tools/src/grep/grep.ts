@@ -9,48 +9,42 @@ import { FILE_TYPE_NAMES, fileTypeGlobs } from './file-types.ts';
 import { formatGrep, type GrepFindings } from './format.ts';
 import { GrepOutput } from '../shared/output-schemas.ts';
 
+/** Results of one call when `maxResults` is not given. */
+export const DEFAULT_MAX_RESULTS = 100;
+
 export const GrepInput = Type.Object({
-  pattern: Type.String({ minLength: 1, description: 'Regular expression (RE2 syntax) searched for in each line; with `literal`, the text itself.' }),
-  path: Type.Optional(Type.String({ description: 'File or directory to search; default: the working directory.' })),
+  pattern: Type.String({ minLength: 1 }),
+  path: Type.Optional(Type.String({ description: 'Default: the working directory.' })),
   glob: Type.Optional(
-    Type.String({
-      minLength: 1,
-      description:
-        "Only files matching this glob, as ripgrep's -g: without a `/` it matches a name at any depth (`*.ts`), with one the path relative to `path` (`src/**/*.ts`); a leading `!` leaves out what matches (`!dist/`).",
-    }),
+    Type.String({ minLength: 1 }),
   ),
   mode: Type.Optional(
     Type.Union([Type.Literal('content'), Type.Literal('files_with_matches'), Type.Literal('count')], {
-      description: '`files_with_matches` (default): the files; `content`: the matching lines; `count`: matching lines per file.',
+      description: 'Default files_with_matches.',
     }),
   ),
   type: Type.Optional(
-    Type.String({
-      minLength: 1,
-      description: "Only files of this type, by ripgrep's type names (`--type`): ts, js, py, rust, go, java, c, cpp, cs, ruby, php, swift, kotlin, scala, sh, md, json, yaml, toml, html, css, sql, …; with `glob`, a file must match both.",
-    }),
+    Type.String({ minLength: 1 }),
   ),
-  caseInsensitive: Type.Optional(Type.Boolean({ description: 'Match regardless of case; default false.' })),
-  literal: Type.Optional(Type.Boolean({ description: 'The pattern is plain text, not a regular expression (ripgrep -F); default false.' })),
+  caseInsensitive: Type.Optional(Type.Boolean()),
+  literal: Type.Optional(Type.Boolean()),
   multiline: Type.Optional(
-    Type.Boolean({
-      description: 'The pattern may match across lines (ripgrep -U): `\\n` matches a newline, `.` does not unless the pattern starts with `(?s)`. A result is the first line of the match; default false.',
-    }),
+    Type.Boolean(),
   ),
-  context: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: 'content mode: lines shown before and after each match, 0–20; default 0.' })),
-  before: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: 'content mode: lines shown before each match, 0–20; overrides `context` on that side.' })),
-  after: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: 'content mode: lines shown after each match, 0–20; overrides `context` on that side.' })),
+  context: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, description: 'Lines around each match; default 0.' })),
+  before: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
+  after: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
   maxResults: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Most results (lines in content mode, files otherwise); default 100.' }),
+    Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `Lines in content mode, else files; default ${DEFAULT_MAX_RESULTS}.` }),
   ),
   offset: Type.Optional(
     Type.Integer({
       minimum: 0,
       maximum: Number.MAX_SAFE_INTEGER,
-      description: 'Skip this many results of the sorted result set first, to read the next page; default 0. A cut output says the offset to continue with.',
+      description: 'Results to skip; default 0.',
     }),
   ),
-  includeIgnored: Type.Optional(Type.Boolean({ description: 'Also search files that .gitignore / .ignore exclude; .git/ is never searched. Default false.' })),
+  includeIgnored: Type.Optional(Type.Boolean({ description: 'Search ignored files too.' })),
 });
 
 export type GrepMode = 'content' | 'files_with_matches' | 'count';
@@ -113,7 +107,7 @@ export const grepTool = defineTool({
   execute: async (session: BuiltinSession, call, input) => {
     const mode: GrepMode = input.mode ?? 'files_with_matches';
     // Every result takes at least a byte and a newline of output, so more than maxContentBytes never fit: a larger bound changes nothing.
-    const maxResults = Math.min(input.maxResults ?? 100, session.limits.maxContentBytes);
+    const maxResults = Math.min(input.maxResults ?? DEFAULT_MAX_RESULTS, session.limits.maxContentBytes);
     const offset = input.offset ?? 0;
     const nameGlobs = input.type === undefined ? undefined : fileTypeGlobs(input.type);
     if (input.type !== undefined && nameGlobs === undefined) {

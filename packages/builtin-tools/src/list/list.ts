@@ -7,10 +7,13 @@ import { escapeName } from '../shared/escape-name.ts';
 import { compareBytes } from '../shared/text.ts';
 import { ListOutput } from '../shared/output-schemas.ts';
 
+/** Entries of one page when `limit` is not given. */
+export const DEFAULT_PAGE_ENTRIES = 200;
+
 export const ListInput = Type.Object({
-  path: Type.Optional(Type.String({ description: 'Directory to list; default: the working directory.' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Zero-based entry to start from; default 0.' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: 'Entries per page, 1–2000; default 200.' })),
+  path: Type.Optional(Type.String({ description: 'Default the working directory.' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Zero-based entry to start at; default 0.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: `Entries per page; default ${DEFAULT_PAGE_ENTRIES}.` })),
 });
 
 export interface ListData {
@@ -33,7 +36,7 @@ export const listTool = defineTool({
   effect: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
   execute: async (session: BuiltinSession, call, input) => {
     const offset = input.offset ?? 0;
-    const limit = input.limit ?? 200;
+    const limit = input.limit ?? DEFAULT_PAGE_ENTRIES;
     const path = await session.paths.resolvePath(input.path ?? '.', 'read', 'must_exist', { signal: call.signal });
     if (path.kind !== 'directory') {
       throw new ToolError('not_a_directory', `${escapeName(path.displayPath)} is not a directory; use read for a file`);

@@ -9,9 +9,9 @@ import { readFileFormat, streamedTextOnly, textFields, type TextFormat } from '.
 import { readLineWindow, type LineWindow } from './line-window.ts';
 
 export const ReadInput = Type.Object({
-  path: Type.String({ description: 'File to read: relative to the working directory, or absolute inside an allowed root.' }),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Zero-based line to start from (for a notebook, cell); default 0.' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: 'Number of lines (for a notebook, cells), 1–2000; default: all after offset, within 1 MiB.' })),
+  path: Type.String(),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Zero-based line (notebook: cell) to start at; default 0.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: 'Lines (notebook: cells); default all after offset, within 1 MiB.' })),
 });
 
 export interface ReadData {

@@ -2,7 +2,8 @@ import Type from 'typebox';
 
 /**
  * The shapes of each tool's `data` on success (docs/contract.md §3), as JSON
- * Schemas for MCP's outputSchema. Extra fields are allowed, so a field
+ * Schemas: each definition's `outputSchema` (`tools --json`; the MCP list
+ * leaves them out, docs/decisions/0038). Extra fields are allowed, so a field
  * added later does not break a client that checks them.
  */
 const Count = Type.Integer({ minimum: 0 });

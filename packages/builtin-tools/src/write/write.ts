@@ -11,8 +11,8 @@ import { WriteOutput } from '../shared/output-schemas.ts';
 import { refuseDirectoryForm } from './file-path.ts';
 
 export const WriteInput = Type.Object({
-  path: Type.String({ description: 'File to write: relative to the working directory, or absolute inside a writable root.' }),
-  content: Type.String({ description: 'The complete content of the file, at most 1 MiB.' }),
+  path: Type.String(),
+  content: Type.String(),
 });
 
 export interface WriteData {

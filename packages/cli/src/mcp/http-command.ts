@@ -17,6 +17,7 @@ import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
 import { elicitationAsk, elicitationQuestion } from './elicitation-ask.ts';
+import { mcpInstructions } from './instructions.ts';
 import { idleSessionMs, watchIdleSessions } from './idle-sessions.ts';
 import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
 import { commandLineServerRoots } from './start-directory.ts';
@@ -194,6 +195,7 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
       definitions,
       scope: () => Promise.resolve(scope),
       version: VERSION,
+      instructions: mcpInstructions(scope.toolset, { mode: options.mode, yes: options.yes, roots: 'command-line' }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(journal === undefined ? {} : { onResult: (result) => journal.appendUnrecorded(result.artifacts) }),
       log: io.stderr,

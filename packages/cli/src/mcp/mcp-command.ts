@@ -15,6 +15,7 @@ import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
 import { readClientRoots, untilAborted, type RootsState } from './client-roots.ts';
 import { elicitationAsk, elicitationQuestion } from './elicitation-ask.ts';
+import { mcpInstructions } from './instructions.ts';
 import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
 import { commandLineServerRoots } from './start-directory.ts';
 import { createToolServer, type CallScope } from './tool-server.ts';
@@ -106,6 +107,7 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
       .map((entry) => entry.definition),
     scope: (signal) => untilAborted(current, signal),
     version: VERSION,
+    instructions: mcpInstructions(commandLine.toolset, { mode: options.mode, yes: options.yes, roots: named ? 'command-line' : tooWide === undefined ? 'client-or-command-line' : 'client' }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(journal === undefined ? {} : { onResult: (result) => journal.appendUnrecorded(result.artifacts) }),
     log: io.stderr,

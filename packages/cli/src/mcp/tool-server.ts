@@ -21,6 +21,11 @@ export interface ToolServerOptions<Session extends ToolSessionContext> {
    */
   readonly scope: (signal: AbortSignal) => Promise<CallScope<Session> | ToolErrorData>;
   readonly version: string;
+  /**
+   * Sent at initialize as MCP `instructions`: the roots, the mode, how an
+   * ask is answered and the guidance every tool shares (docs/contract.md §5.1).
+   */
+  readonly instructions?: string;
   /** The deadline of each call (`--timeout-ms`). */
   readonly timeoutMs?: number;
   /** Sees every result before it is sent, e.g. to journal its artifacts. */
@@ -36,10 +41,11 @@ export interface ToolServer {
 }
 
 /**
- * The MCP tool list: the finalized definitions as they are, as `tools --json`
- * prints them, plus each tool's outputSchema (the shape of `data`, which is
- * the structured content of an ok result), a title and the hints clients
- * decide approval on.
+ * The MCP tool list: the finalized definitions' names, descriptions and
+ * input schemas, as `tools --json` prints them, with a title and the hints
+ * clients decide approval on. The outputSchema is left out: every client
+ * sends the list with each turn, and the shape of `data` (an ok result's
+ * structured content) is the contract's (docs/contract.md §3.3), not the model's.
  */
 function listedTools(definitions: readonly ToolDefinition[]): Tool[] {
   return definitions.map((definition) => {
@@ -49,7 +55,6 @@ function listedTools(definitions: readonly ToolDefinition[]): Tool[] {
       title: annotations.title,
       description: definition.description,
       inputSchema: definition.inputSchema as Tool['inputSchema'],
-      ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema as Tool['outputSchema'] }),
       annotations,
     };
   });
@@ -60,10 +65,14 @@ function listedTools(definitions: readonly ToolDefinition[]): Tool[] {
  * the dispatch are the same definitions (docs/design.md §6), each `tools/call` is one call.
  */
 export function createToolServer<Session extends ToolSessionContext>(options: ToolServerOptions<Session>): ToolServer {
-  const server = new Server({ name: 'openwork-tools', version: options.version }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(
+    { name: 'openwork-tools', version: options.version },
+    { capabilities: { tools: { listChanged: false } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
+  );
   const running = new Set<Promise<unknown>>();
   const tools = listedTools(options.definitions);
-  const withOutputSchema = new Set(tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));
+  // Structured content stays the shape of an ok result's data: an error's data of such a tool stays in the text.
+  const withOutputSchema = new Set(options.definitions.filter((definition) => definition.outputSchema !== undefined).map((definition) => definition.name));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
