@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,6 +14,11 @@ import { beforeAll, describe, expect, it, inject } from 'vitest';
 const project = inject('packageCheckProject');
 const clients = fileURLToPath(new URL('../clients/', import.meta.url));
 const HELPERS = ['fixture.mjs', 'run-all.mjs'];
+/** The client scripts: every module of clients/ but the helpers. */
+const SCRIPTS = readdirSync(clients)
+  .filter((file) => file.endsWith('.mjs') && !HELPERS.includes(file))
+  .map((file) => file.replace(/\.mjs$/, ''))
+  .sort();
 
 interface Report {
   readonly texts?: readonly string[];
@@ -35,13 +41,12 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('every client shape gets a text file and an image to the model', () => {
-  it('runs a script per client: the MCP SDK client, the AI SDK, OpenAI and Anthropic at least', async () => {
-    const scripts = (await readdir(clients)).filter((file) => file.endsWith('.mjs') && !HELPERS.includes(file)).map((file) => file.replace(/\.mjs$/, ''));
-    expect(Object.keys(reports).sort()).toEqual(scripts.sort());
-    expect(scripts).toEqual(expect.arrayContaining(['mcp-sdk-client', 'ai-sdk', 'openai', 'anthropic']));
+  it('runs a script per client: the MCP SDK client, the AI SDK, OpenAI, Anthropic and Gemini at least', () => {
+    expect(Object.keys(reports).sort()).toEqual(SCRIPTS);
+    expect(SCRIPTS).toEqual(expect.arrayContaining(['mcp-sdk-client', 'ai-sdk', 'openai', 'anthropic', 'gemini']));
   });
 
-  it.each(['mcp-sdk-client', 'ai-sdk', 'openai', 'anthropic'])('%s: the text file as text, the PNG as an image part of its own', (client) => {
+  it.each(SCRIPTS)('%s: the text file as text, the PNG as an image part of its own', (client) => {
     const report = reports[client];
     expect(report?.error).toBeUndefined();
     expect(report?.texts?.some((text) => text.includes(notesLine))).toBe(true);
@@ -54,5 +59,6 @@ describe('every client shape gets a text file and an image to the model', () => 
   it('OpenAI: the images follow every tool message, in a user message; each call is answered by its id', () => {
     expect(reports.openai).toMatchObject({ toolCallIds: ['call-notes', 'call-pixel'], imagesAfterToolMessages: true });
     expect(reports.anthropic).toMatchObject({ toolUseIds: ['call-notes', 'call-pixel'] });
+    expect(reports.gemini).toMatchObject({ functionResponseIds: ['call-notes', 'call-pixel'] });
   });
 });
