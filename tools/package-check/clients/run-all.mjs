@@ -11,8 +11,10 @@ const fixture = await createFixture();
 const reports = {};
 try {
   for (const script of scripts) {
-    const { default: client } = await import(new URL(script, import.meta.url).href);
-    reports[script.replace(/\.mjs$/, '')] = await client(fixture).catch((error) => ({ error: String(error?.stack ?? error) }));
+    // A script that fails, to load or to run, is reported as such; the others still run.
+    reports[script.replace(/\.mjs$/, '')] = await import(new URL(script, import.meta.url).href)
+      .then(({ default: client }) => client(fixture))
+      .catch((error) => ({ error: String(error?.stack ?? error) }));
   }
 } finally {
   await fixture.close();
