@@ -67,5 +67,4 @@ describe('every client shape gets a text file and an image to the model', () => 
   ])('%s: each call is answered by its id, in order (%s)', (client, field) => {
     expect(reports[client]?.[field]).toEqual(['call-notes', 'call-pixel']);
   });
-  });
 });
