@@ -78,6 +78,15 @@ describe('the README configures each client with a file of docs/clients that a t
     }
   });
 
+  it("the README's install is the one package-check makes: every package packed at once, every tarball installed at once with npm", async () => {
+    const install = blocks(readme, 'sh').find((block) => block.includes('pnpm -r pack'));
+    expect(install).toMatch(/^pnpm -r build && pnpm -r pack --pack-destination (\S+) .*\n.*npm install \1\/\*\.tgz\n$/);
+    // src/pack.ts packs and installs the same way.
+    const pack = await readFile(fileURLToPath(new URL('../src/pack.ts', import.meta.url)), 'utf8');
+    expect(pack).toContain("['-r', 'pack', '--pack-destination', destination]");
+    expect(pack).toContain('[...[...tarballs.values()].sort(), ...extra]');
+  });
+
   it.each(STDIO.map((entry) => [entry.file, entry] as const))('%s starts the installed command, which lists the tools over stdio', async (_file, { file, server: find }) => {
     const server = find(await parseFile(file));
     expect(server?.type ?? 'stdio').toBe('stdio');
