@@ -1,1 +1,5 @@
-export { default } from '../../vitest.shared.ts';
+import { mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
+
+// test/global-setup.ts packs and installs the tarballs once for every test file.
+export default mergeConfig(shared, { test: { globalSetup: ['test/global-setup.ts'] } });

@@ -4,24 +4,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parseSettings } from '@openwork/permission-policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandBundle } from './command.ts';
 
 const run = promisify(execFile);
-const cli = fileURLToPath(new URL('../', import.meta.url));
 const repository = fileURLToPath(new URL('../../../', import.meta.url));
 const readmePath = join(repository, 'README.md');
 /** The README's TypeScript example, as a file the workspace typecheck compiles. */
 const EXAMPLE = fileURLToPath(new URL('fixtures/readme-example.ts', import.meta.url));
-/** The placeholder the README gives for the clone. */
-const CLONE = '/path/to/openwork-tools';
-
 let readme: string;
-/** A project the example and the server work in: a README of a few lines, nothing else. */
+/** A project the example works in: a README of a few lines, nothing else. */
 let project: string;
 
 /** The fenced blocks of a language, in order. */
@@ -60,40 +52,6 @@ describe('the README works from a fresh clone', () => {
     expect(stdout).toMatch(/^bash: ok\n[\s\S]*?<stdout>\nREADME\.md\n<\/stdout>/m);
     expect(stdout).toMatch(/^write: denied\nError \[denied\]: write was not run: write writes notes\.txt; there was nobody to ask$/m);
     await expect(access(join(project, 'notes.txt'))).rejects.toThrow();
-  }, 180_000);
-
-  it('its MCP configuration starts the built command, which serves the tools', async () => {
-    const config = blocks(readme, 'json')
-      .map((block) => JSON.parse(block) as { mcpServers?: Record<string, { command: string; args: string[] }> })
-      .find((parsed) => parsed.mcpServers !== undefined);
-    const server = config?.mcpServers?.['openwork-tools'];
-    expect(server?.command).toBe('node');
-    const [command = '', ...args] = server?.args ?? [];
-    // The path the README names is where the package's build puts the command, and what the published package runs.
-    expect(command).toBe(`${CLONE}/packages/cli/dist/openwork-tools.js`);
-    const manifest = JSON.parse(await readFile(join(cli, 'package.json'), 'utf8')) as { scripts: { build: string }; publishConfig: { bin: Record<string, string> } };
-    expect(manifest.scripts.build).toContain('node build-bin.mjs');
-    expect(manifest.publishConfig.bin['openwork-tools']).toBe('./dist/openwork-tools.js');
-    expect(readme).toContain('pnpm -r build');
-
-    // The same bundle the build makes (build-bin.mjs), built once for the run rather than over dist/.
-    const built = commandBundle();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [built, ...args.map((arg) => (arg === '/path/to/project' ? project : arg))],
-      env: Object.fromEntries(Object.entries({ ...process.env, HOME: project }).filter((entry): entry is [string, string] => entry[1] !== undefined)),
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'readme-test', version: '0.0.0' });
-    await client.connect(transport);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'grep', 'glob', 'list', 'bash', 'bash_output', 'bash_kill', 'bash_write']);
-      const result = (await client.callTool({ name: 'read', arguments: { path: 'README.md' } })) as CallToolResult;
-      expect(result.structuredContent).toMatchObject({ path: 'README.md', content: '# a project\n\nwith a README\nof four lines\n' });
-    } finally {
-      await client.close();
-    }
   }, 180_000);
 
   it('its settings file example is read as it is written', () => {

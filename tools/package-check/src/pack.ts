@@ -47,9 +47,8 @@ export async function ensureBuilt(options: PackOptions = {}): Promise<void> {
 export async function packPackages(destination: string, options: PackOptions = {}): Promise<ReadonlyMap<PackageFolder, string>> {
   const repository = options.repository ?? workspaceRoot;
   await mkdir(destination, { recursive: true });
-  for (const name of PACKAGES) {
-    await run('pnpm', ['pack', '--pack-destination', destination], { cwd: join(repository, 'packages', name) });
-  }
+  // The README's command: every public package of the workspace at once, each through its prepack guard.
+  await run('pnpm', ['-r', 'pack', '--pack-destination', destination], { cwd: repository, maxBuffer: 1 << 26 });
   const tarballs = new Map<PackageFolder, string>();
   for (const file of await readdir(destination)) {
     const name = PACKAGES.find((candidate) => file.startsWith(`openwork-${candidate}-`));
@@ -74,12 +73,13 @@ export async function installInFreshProject(project: string, specs: readonly str
 }
 
 /**
- * Packs every package, then installs all the tarballs, and any `extra`
- * registry packages, with npm into `base/project`.
+ * Packs every package, then installs all the tarballs at once, and any
+ * `extra` registry packages, with npm into `base/project`.
  */
 export async function packAndInstall(base: string, extra: readonly string[] = []): Promise<InstalledProject> {
   const tarballs = await packPackages(join(base, 'tarballs'));
   const project = join(base, 'project');
-  await installInFreshProject(project, [...PACKAGES.map((name) => tarballs.get(name) ?? name), ...extra]);
+  // In the order `npm install DIR/*.tgz` gives them, as the README installs them.
+  await installInFreshProject(project, [...[...tarballs.values()].sort(), ...extra]);
   return { project, tarballs };
 }

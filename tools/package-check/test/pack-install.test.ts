@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, installConsumer, installInFreshProject, measureInstall, PACKAGES, packAndInstall, type InstallSize } from '../src/index.ts';
+import { beforeAll, describe, expect, it, inject } from 'vitest';
+import { installInFreshProject, measureInstall, PACKAGES, type InstallSize } from '../src/index.ts';
 
 const run = promisify(execFile);
 const here = fileURLToPath(new URL('..', import.meta.url));
@@ -15,25 +14,12 @@ const bin = (name: string) => join(here, 'node_modules', '.bin', name);
 /** Entry points that are assets, not modules: attw has no types to find there. */
 const ASSET_ENTRYPOINTS: Readonly<Record<string, readonly string[]>> = { 'bash-classifier': ['./tree-sitter-bash.wasm'] };
 
-let base: string;
-let tarballs: ReadonlyMap<string, string>;
+const base = inject('packageCheckBase');
+const tarballs: ReadonlyMap<string, string> = new Map(Object.entries(inject('packageCheckTarballs')));
 /** Every package installed: what a product running the command has. */
-let project: string;
+const project = inject('packageCheckProject');
 /** builtin-tools, bash-classifier, fs-backend, process-backend and toolset-finalizer: what a product embedding the tools has. */
-let library: string;
-
-beforeAll(async () => {
-  base = await mkdtemp(join(tmpdir(), 'pack-install-'));
-  await ensureBuilt();
-  ({ project, tarballs } = await packAndInstall(base));
-  library = join(base, 'library');
-  await installConsumer(library, 'library', tarballs);
-  for (const file of ['consumer.mjs', 'trace-loads.mjs', 'trace-loads-hook.mjs']) await copyFile(join(here, 'consumer', file), join(project, file));
-}, 600_000);
-
-afterAll(async () => {
-  await rm(base, { recursive: true, force: true });
-});
+const library = inject('packageCheckLibrary');
 
 describe('the packages install from their tarballs', () => {
   it('packs every package, with only dist/, README and LICENSE besides the manifest, and the bash grammar in bash-classifier', async () => {

@@ -1,4 +1,4 @@
-import type { Parser, Tree } from 'web-tree-sitter';
+import type { BashParser, SyntaxTree } from './syntax-tree.ts';
 import { find } from './find.ts';
 import { gate, GATE_PROGRAMS } from './gate.ts';
 import { git } from './git.ts';
@@ -128,7 +128,7 @@ const COMMENT_BEFORE = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')']);
  * comment to one and a command to the other): every comment must start
  * where bash would start one too, or the line asks.
  */
-function misplacedComment(tree: Tree, command: string): string | undefined {
+function misplacedComment(tree: SyntaxTree, command: string): string | undefined {
   for (const node of tree.rootNode.descendantsOfType('comment')) {
     if (node === null) continue;
     const start = command.indexOf(node.text, Math.max(0, node.startIndex - 1));
@@ -162,7 +162,7 @@ function fromBase(base: string, path: string, what: string): { path: string } | 
 }
 
 /** The classification of one command line, from its syntax tree. */
-export function classifyTree(parser: Parser, command: string, options: ClassifyOptions): CommandClassification {
+export function classifyTree(parser: BashParser, command: string, options: ClassifyOptions): CommandClassification {
   if (command.length > MAX_COMMAND_CHARS) return ask(`the command is longer than ${MAX_COMMAND_CHARS} characters`);
   if (command.includes('\0')) return ask('the command contains a NUL character');
   const control = firstControl(command);

@@ -2,9 +2,10 @@ import { createRequire } from 'node:module';
 import { Language, Parser } from 'web-tree-sitter';
 import { classifyTree } from './classify.ts';
 import { outlineTree } from './outline.ts';
+import type { BashParser } from './syntax-tree.ts';
 import type { CommandClassifier } from './types.ts';
 
-let loading: Promise<Parser> | undefined;
+let loading: Promise<BashParser> | undefined;
 
 /**
  * The grammar's wasm, shipped in this package's grammar/ folder (a copy of
@@ -15,8 +16,12 @@ let loading: Promise<Parser> | undefined;
  */
 const GRAMMAR = '@openwork/bash-classifier/tree-sitter-bash.wasm';
 
-/** Loads the tree-sitter bash grammar once per process (WebAssembly, no native build). */
-function bashParser(): Promise<Parser> {
+/**
+ * Loads the tree-sitter bash grammar once per process (WebAssembly, no
+ * native build). web-tree-sitter's parser is seen through our own
+ * `BashParser` from here on, so no declaration of this package names its types.
+ */
+function bashParser(): Promise<BashParser> {
   loading ??= (async () => {
     await Parser.init();
     const language = await Language.load(createRequire(import.meta.url).resolve(GRAMMAR));

@@ -1,4 +1,4 @@
-import type { Node, Parser } from 'web-tree-sitter';
+import type { BashParser, SyntaxNode } from './syntax-tree.ts';
 import type { CommandOutline } from './types.ts';
 
 /** Redirection operators that open their file for writing. */
@@ -29,8 +29,8 @@ function add(list: string[], value: string): void {
   if (value !== '' && !list.includes(value)) list.push(value);
 }
 
-function command(parser: Parser, node: Node, out: Collected, depth: number): void {
-  const words = node.namedChildren.filter((child): child is Node => child !== null && child.type !== 'variable_assignment' && !child.type.endsWith('redirect'));
+function command(parser: BashParser, node: SyntaxNode, out: Collected, depth: number): void {
+  const words = node.namedChildren.filter((child): child is SyntaxNode => child !== null && child.type !== 'variable_assignment' && !child.type.endsWith('redirect'));
   const [name, ...args] = words.map((word) => shown(word.text));
   if (name === undefined) return;
   add(out.programs, name);
@@ -47,7 +47,7 @@ function command(parser: Parser, node: Node, out: Collected, depth: number): voi
   }
 }
 
-function redirect(node: Node, out: Collected): void {
+function redirect(node: SyntaxNode, out: Collected): void {
   const operator = node.children.find((child) => child !== null && !child.isNamed)?.type;
   // The first destination is the file bash opens; any words after it are the command's arguments.
   const destination = node.childrenForFieldName('destination').find((child) => child !== null);
@@ -57,14 +57,14 @@ function redirect(node: Node, out: Collected): void {
   if (!HARMLESS.has(target)) add(out.writes, target);
 }
 
-function walk(parser: Parser, node: Node, out: Collected, depth: number): void {
+function walk(parser: BashParser, node: SyntaxNode, out: Collected, depth: number): void {
   if (node.type === 'ERROR' || node.isMissing) out.complete = false;
   if (node.type === 'command') command(parser, node, out, depth);
   if (node.type === 'file_redirect') redirect(node, out);
   for (const child of node.children) if (child !== null) walk(parser, child, out, depth);
 }
 
-function outlineLine(parser: Parser, line: string, out: Collected, depth: number): void {
+function outlineLine(parser: BashParser, line: string, out: Collected, depth: number): void {
   const tree = parser.parse(line);
   if (tree === null) {
     out.complete = false;
@@ -84,7 +84,7 @@ function outlineLine(parser: Parser, line: string, out: Collected, depth: number
  * and every file its redirections write. It is read from the syntax tree
  * without judging anything; the whole line is still shown after it.
  */
-export function outlineTree(parser: Parser, command: string): CommandOutline {
+export function outlineTree(parser: BashParser, command: string): CommandOutline {
   const out: Collected = { programs: [], writes: [], complete: true };
   outlineLine(parser, command, out, 0);
   return out;

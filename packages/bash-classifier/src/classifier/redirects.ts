@@ -1,4 +1,4 @@
-import type { Node } from 'web-tree-sitter';
+import type { SyntaxNode } from './syntax-tree.ts';
 import type { Word } from './word.ts';
 
 /** One redirection of a simple command as bash applies it: descriptor, operator and target after quote removal. */
@@ -14,7 +14,7 @@ export interface RedirectReading {
   readonly redirection: Redirection;
   readonly targetWord: Word;
   /** `> f a b` is one node with three destinations for tree-sitter; to bash, `a b` are arguments of the command. */
-  readonly trailing: readonly Node[];
+  readonly trailing: readonly SyntaxNode[];
 }
 
 export class RedirectAsk extends Error {
@@ -27,12 +27,12 @@ export class RedirectAsk extends Error {
 const MAX_DESCRIPTOR = 2_147_483_647;
 
 /** A word bash reads as the descriptor of the redirect right after it (`2>f`, `10<f`): unquoted digits, nothing between them. */
-export function isDescriptorWord(node: Node, next: Node): boolean {
+export function isDescriptorWord(node: SyntaxNode, next: SyntaxNode): boolean {
   return next.type === 'file_redirect' && node.endIndex === next.startIndex && /^\d+$/.test(node.text) && /^[<>]/.test(operatorOf(next) ?? '');
 }
 
 /** `{name}>f`: bash opens a new descriptor and stores its number in the variable. */
-export function isVariableDescriptor(node: Node, next: Node): boolean {
+export function isVariableDescriptor(node: SyntaxNode, next: SyntaxNode): boolean {
   return next.type === 'file_redirect' && node.endIndex === next.startIndex && /^\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text);
 }
 
@@ -42,7 +42,7 @@ export function descriptorNumber(text: string): number {
   return value;
 }
 
-export function operatorOf(node: Node): string | undefined {
+export function operatorOf(node: SyntaxNode): string | undefined {
   return node.children.find((child) => child !== null && !child.isNamed)?.type;
 }
 
@@ -56,10 +56,10 @@ function defaultDescriptor(operator: string): number | undefined {
  * Reads one `file_redirect` node. `written` is a descriptor from a digit
  * word right before the node, which tree-sitter reads as an argument.
  */
-export function readRedirect(node: Node, written: number | undefined, read: (node: Node) => Word): RedirectReading {
+export function readRedirect(node: SyntaxNode, written: number | undefined, read: (node: SyntaxNode) => Word): RedirectReading {
   let operator: string | undefined;
   let descriptor = written;
-  const destinations: Node[] = [];
+  const destinations: SyntaxNode[] = [];
   node.children.forEach((child, index) => {
     if (child === null) return;
     const field = node.fieldNameForChild(index);

@@ -1,4 +1,4 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { SyntaxNode, SyntaxTree } from './syntax-tree.ts';
 import { reasonForNode } from './syntax-reasons.ts';
 import { descriptorNumber, isDescriptorWord, isVariableDescriptor, operatorOf, readRedirect, RedirectAsk, redirectionProblem } from './redirects.ts';
 import type { Redirection } from './redirects.ts';
@@ -31,10 +31,10 @@ interface Context {
 
 /** A simple command's nodes in source order (its words and redirects, and those of a redirected statement that end it). */
 interface Pending {
-  readonly nodes: Node[];
+  readonly nodes: SyntaxNode[];
   readonly context: Context;
   /** The `command` node, for the text a reason quotes. */
-  readonly node: Node;
+  readonly node: SyntaxNode;
 }
 
 class Ask extends Error {
@@ -47,7 +47,7 @@ class Ask extends Error {
  * Walks the tree with an allow list of node types: anything not on it asks,
  * since the classifier only promises what it fully understood (docs/security.md).
  */
-export function readSyntax(tree: Tree): SyntaxResult {
+export function readSyntax(tree: SyntaxTree): SyntaxResult {
   const commands: SimpleCommand[] = [];
   try {
     const root = tree.rootNode;
@@ -67,7 +67,7 @@ export function readSyntax(tree: Tree): SyntaxResult {
   }
 }
 
-function firstErrorReason(node: Node): string {
+function firstErrorReason(node: SyntaxNode): string {
   if (node.isMissing) return `the command is incomplete: the parser expected ${JSON.stringify(node.type)}`;
   if (node.type === 'ERROR') return `the parser could not read ${JSON.stringify(node.text.slice(0, 40))}`;
   for (const child of node.children) {
@@ -76,7 +76,7 @@ function firstErrorReason(node: Node): string {
   return 'the parser could not read the command';
 }
 
-function statement(node: Node, context: Context, out: Pending[]): void {
+function statement(node: SyntaxNode, context: Context, out: Pending[]): void {
   switch (node.type) {
     case 'command':
       out.push({ nodes: node.children.filter((child) => child !== null), context, node });
@@ -95,7 +95,7 @@ function statement(node: Node, context: Context, out: Pending[]): void {
   }
 }
 
-function list(node: Node, context: Context, out: Pending[]): void {
+function list(node: SyntaxNode, context: Context, out: Pending[]): void {
   const operator = node.children.find((child) => child !== null && !child.isNamed)?.type;
   if (operator !== '&&' && operator !== '||') throw new Ask(reasonForNode(operator ?? node.type));
   const inner = { ...context, underOr: context.underOr || operator === '||' };
@@ -105,7 +105,7 @@ function list(node: Node, context: Context, out: Pending[]): void {
   }
 }
 
-function pipeline(node: Node, context: Context, out: Pending[]): void {
+function pipeline(node: SyntaxNode, context: Context, out: Pending[]): void {
   for (const child of node.children) {
     if (child === null || child.type === '|' || child.type === 'comment') continue;
     if (!child.isNamed) throw new Ask(reasonForNode(child.type));
@@ -118,7 +118,7 @@ function pipeline(node: Node, context: Context, out: Pending[]): void {
  * on the whole statement; bash gives them to the simple command right before
  * them, which is the last one read so far.
  */
-function redirectedStatement(node: Node, context: Context, out: Pending[]): void {
+function redirectedStatement(node: SyntaxNode, context: Context, out: Pending[]): void {
   const first = out.length;
   node.children.forEach((child, index) => {
     if (child === null) return;
@@ -139,7 +139,7 @@ function redirectedStatement(node: Node, context: Context, out: Pending[]): void
  * `cat <<EOF | grep x`): tree-sitter puts it inside the here-document's node;
  * bash runs it after the command that reads the document.
  */
-function heredocContinuation(node: Node, context: Context, out: Pending[]): void {
+function heredocContinuation(node: SyntaxNode, context: Context, out: Pending[]): void {
   const ownerIndex = out.length - 1;
   const owner = out[ownerIndex];
   let operator: string | undefined;
@@ -173,7 +173,7 @@ function simpleCommand(pending: Pending): SimpleCommand {
   const inputs: Word[] = [];
   const redirections: Redirection[] = [];
   const outputs: { target: Word; text: string }[] = [];
-  const fileRedirect = (child: Node, next: Node | undefined) => {
+  const fileRedirect = (child: SyntaxNode, next: SyntaxNode | undefined) => {
     const reading = readRedirect(child, descriptor, word);
     descriptor = undefined;
     if (isOutput(reading.redirection)) outputs.push({ target: reading.targetWord, text: child.text });
@@ -237,7 +237,7 @@ function isOutput(redirection: Redirection): boolean {
  * it: its delimiter is quoted, or its body has no `$`, backtick or
  * backslash. The redirects on its line are the command's own.
  */
-function hereDocument(node: Node, redirections: Redirection[], fileRedirect: (child: Node, next: Node | undefined) => void): void {
+function hereDocument(node: SyntaxNode, redirections: Redirection[], fileRedirect: (child: SyntaxNode, next: SyntaxNode | undefined) => void): void {
   let operator: string | undefined;
   let start: { readonly delimiter: string; readonly quoted: boolean } | undefined;
   const children = node.children;
@@ -262,7 +262,7 @@ function hereDocument(node: Node, redirections: Redirection[], fileRedirect: (ch
 const DESCRIPTOR: Word = { value: '', unquoted: '' };
 
 /** A word of a command, or DESCRIPTOR when bash reads it as the descriptor of the redirect right after it (`cd 0>/dev/null`). */
-function commandWord(node: Node, next: Node | undefined, setDescriptor: (descriptor: number) => void): Word {
+function commandWord(node: SyntaxNode, next: SyntaxNode | undefined, setDescriptor: (descriptor: number) => void): Word {
   if (next !== undefined && isDescriptorWord(node, next)) {
     setDescriptor(descriptorNumber(node.text));
     return DESCRIPTOR;
@@ -271,7 +271,7 @@ function commandWord(node: Node, next: Node | undefined, setDescriptor: (descrip
   return word(node);
 }
 
-function word(node: Node): Word {
+function word(node: SyntaxNode): Word {
   switch (node.type) {
     case 'word':
     case 'number':
@@ -300,7 +300,7 @@ function plainWord(text: string): Word {
   return result;
 }
 
-function doubleQuoted(node: Node): Word {
+function doubleQuoted(node: SyntaxNode): Word {
   for (const child of node.children) {
     if (child === null || child.type === '"' || child.type === 'string_content') continue;
     throw new Ask(reasonForNode(child.type));
