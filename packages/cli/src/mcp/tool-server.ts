@@ -33,6 +33,12 @@ export interface ToolServer {
   readonly server: Server;
   /** Resolves when every call that has started has ended. */
   readonly settled: () => Promise<void>;
+  /**
+   * Cancels every running call while the connection stays open: each one
+   * ends with a `cancelled` result, and that result is sent to its client
+   * (unlike a request the client cancelled, or a closed server: no response).
+   */
+  readonly cancelCalls: (reason: string) => void;
 }
 
 /**
@@ -62,6 +68,7 @@ function listedTools(definitions: readonly ToolDefinition[]): Tool[] {
 export function createToolServer<Session extends ToolSessionContext>(options: ToolServerOptions<Session>): ToolServer {
   const server = new Server({ name: 'openwork-tools', version: options.version }, { capabilities: { tools: { listChanged: false } } });
   const running = new Set<Promise<unknown>>();
+  const turns = new Set<TurnScope>();
   const tools = listedTools(options.definitions);
   const withOutputSchema = new Set(tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));
 
@@ -77,6 +84,7 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
             extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++sent, message: progressMessage(event) } });
     // docs/design.md §5: a cancelled request (or a closed connection) aborts this call's signal.
     const turn = new TurnScope(extra.signal);
+    turns.add(turn);
     const active = turn.startCall({
       callId: randomUUID(),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -102,7 +110,10 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
       return toMcpCallResult(result, { outputSchema: withOutputSchema.has(name) });
     })();
     running.add(call);
-    const forget = () => running.delete(call);
+    const forget = () => {
+      running.delete(call);
+      turns.delete(turn);
+    };
     void call.then(forget, forget);
     return call;
   });
@@ -113,6 +124,9 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
     server,
     settled: async () => {
       await Promise.allSettled([...running]);
+    },
+    cancelCalls: (reason) => {
+      for (const turn of turns) turn.cancel(reason);
     },
   };
 }
