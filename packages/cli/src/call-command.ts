@@ -7,7 +7,8 @@ import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from './ending-signals
 import { createArtifactJournal, withArtifactJournal } from './journal.ts';
 import { checkJournalPath } from './journal-file.ts';
 import { sessionRules } from './folder-trust.ts';
-import { NO_TERMINAL, terminalAsk, terminalQuestion } from './prompt.ts';
+import { approvalHint } from './approval-hint.ts';
+import { terminalAsk, terminalQuestion } from './prompt.ts';
 import { createSession } from './session.ts';
 import { exampleCall } from './tool-help.ts';
 import { finalizeFor } from './toolset.ts';
@@ -103,7 +104,7 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
           deny: rules.deny,
           ...(rules.untrusted === undefined ? {} : { untrusted: rules.untrusted }),
           ask: terminalAsk({ yes: options.yes, interactive: io.interactive }),
-          unansweredNote: NO_TERMINAL,
+          unansweredNote: (ways) => approvalHint(ways, 'no-terminal', userSettingsFile()),
         }),
       });
     } finally {

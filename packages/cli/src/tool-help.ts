@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '@openwork/tool-contract';
+import { shellQuote } from './shell-quote.ts';
 import { createRegistry } from './toolset.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -29,11 +30,6 @@ export function toolHelp(name: string): string {
     '',
     `e.g. ${exampleCall(definition.name)}`,
   ].join('\n');
-}
-
-/** A word quoted for a POSIX shell. */
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The first required string property of a tool's input: what a bare word on the command line most likely meant. */

@@ -132,11 +132,11 @@ describe('an ask on a terminal', () => {
     expect(await readFile(join(ws, 'yes.txt'), 'utf8')).toBe('x');
   });
 
-  it('with no terminal nobody is asked, and the reason names --yes', async () => {
+  it('with no terminal nobody is asked, and the reason names the flags that would run it: --mode acceptEdits, --yes', async () => {
     const result = await run(['call', 'write', '{"path":"none.txt","content":"x"}', '--json']);
     expect(result.code).toBe(1);
     expect((JSON.parse(result.stdout) as { error: { message: string } }).error.message).toBe(
-      "write was not run: write writes none.txt; there is no terminal to ask; pass --yes to approve, --allow 'bash:PREFIX' for commands that start with PREFIX, or --mode acceptEdits for file edits",
+      "write was not run: write writes none.txt; there is no terminal to ask; run it again with --mode acceptEdits, or --yes to approve every ask",
     );
   });
 });

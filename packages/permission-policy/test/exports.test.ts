@@ -12,6 +12,7 @@ describe('the package entry point', () => {
       'SETTINGS_DIRECTORY',
       'SETTINGS_FILE',
       'UserSettingsSchema',
+      'approvalWays',
       'approveEveryAsk',
       'askNobody',
       'authorizer',
