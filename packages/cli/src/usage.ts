@@ -62,9 +62,10 @@ const SUMMARY: Readonly<Record<Subcommand, { readonly synopsis: string; readonly
     synopsis: 'call TOOL [INPUT|-] [FLAGS]',
     short: 'run one call; INPUT is a JSON object (- or absent: stdin)',
     text: [
-      'Runs one call and prints its result. INPUT is a JSON object; - or nothing reads it from stdin.',
+      'Runs one call and prints its result. INPUT is a JSON object; - reads it from stdin (on a terminal: type it,',
+      'then Ctrl-D); absent, it is read from stdin when stdin is not a terminal, else it is {}.',
       "  openwork-tools call read '{\"path\":\"README.md\",\"limit\":5}'",
-      '`openwork-tools call TOOL --help` shows the input TOOL takes.',
+      '`openwork-tools help TOOL` (or `call TOOL --help`) shows the input TOOL takes.',
       'Exit status: 0 ok; 1 error or denied; 2 usage error; 130/143/129 after SIGINT/SIGTERM/SIGHUP.',
     ].join('\n'),
   },
@@ -117,11 +118,14 @@ function flagLines(flags: readonly Flag[]): string[] {
 export function overviewHelp(): string {
   const width = Math.max(...SUBCOMMAND_ORDER.map((name) => SUMMARY[name].synopsis.length)) + 2;
   return [
-    'usage: openwork-tools <tools|call|undo|mcp|doctor> [args] [flags]',
+    'usage: openwork-tools <tools|call|undo|mcp|doctor|help> [args] [flags]',
     '',
     ...SUBCOMMAND_ORDER.map((name) => `  ${SUMMARY[name].synopsis.padEnd(width)}${SUMMARY[name].short}`),
     '',
-    'openwork-tools SUBCOMMAND --help shows its flags; openwork-tools call TOOL --help shows a tool’s input.',
+    `  ${'help [SUBCOMMAND|TOOL]'.padEnd(width)}this help, a subcommand’s flags, or a tool’s input`,
+    '',
+    'openwork-tools help SUBCOMMAND (or SUBCOMMAND --help) shows its flags; openwork-tools help TOOL (or call TOOL --help)',
+    'shows a tool’s input, with an example call.',
     '  --help, -h   this help',
     '  --version    the version',
   ].join('\n');
