@@ -1,4 +1,5 @@
 import type { PermissionDecision, ToolEffect } from '@openwork/tool-contract';
+import { NOBODY_TO_ASK } from './ask.ts';
 import type { PermissionMode } from './permission-mode.ts';
 
 /**
@@ -41,5 +42,5 @@ export function embedderNote(ways: ApprovalWays): string {
     ...(ways.root === undefined ? [] : [`a ${ways.root} root that holds the path`]),
     'an ask that reaches a person (authorizer\'s ask)',
   ];
-  return `nobody could be asked; ${options.join(', or ')} would let it run`;
+  return `${NOBODY_TO_ASK}; ${options.join(', or ')} would let it run`;
 }
