@@ -54,8 +54,13 @@ export function watchResponse(response: ServerResponse, session: HttpSession, bo
  */
 export async function endSession(session: HttpSession): Promise<void> {
   session.cancelCalls('the session ended');
-  await settleWithin(session.settled(), SETTLE_MS);
-  await settleWithin(Promise.all(session.answering).then(() => {}), SETTLE_MS);
+  // One bound for both: the calls ending, then their answers written.
+  await settleWithin(
+    session.settled().then(async () => {
+      await Promise.all(session.answering);
+    }),
+    SETTLE_MS,
+  );
   await session.server.close();
   await session.host.dispose();
 }
