@@ -13,7 +13,7 @@ await build({
   format: 'esm',
   target: 'node20',
   // The SDK's Streamable HTTP server (and the HTTP stack under it) is loaded from node_modules by `mcp --http` alone.
-  external: ['node-pty', 'web-tree-sitter', '@modelcontextprotocol/sdk/server/streamableHttp.js'],
+  external: ['node-pty', 'web-tree-sitter', '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'],
   // CommonJS dependencies inside an ESM bundle still call require().
   banner: { js: "import { createRequire as __openworkRequire } from 'node:module'; const require = __openworkRequire(import.meta.url);" },
   legalComments: 'linked',

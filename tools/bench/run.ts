@@ -3,7 +3,8 @@
 // from the packages as built and installed from their tarballs; then the
 // command corpus: how often bash commands real agents ran go without asking,
 // per label and per source (`pnpm bench:commands` prints only that part).
-//   pnpm bench [--runs N] [--only prefix,prefix] [--calls N]   (--only commands: the corpus alone; --only one-cpu: the one-CPU survival run)
+//   pnpm bench [--runs N] [--only prefix,prefix] [--calls N]   (--only commands: the corpus alone; --only one-cpu: the one-CPU survival run;
+//   --only http: the MCP round trip over HTTP against the SDK's bare HTTP server)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -46,7 +47,7 @@ async function install(): Promise<string> {
   await mkdir(base, { recursive: true });
   log(`installing the tarballs into ${base}`);
   const { project } = await packAndInstall(base, ['@modelcontextprotocol/server-filesystem@2026.8.31', '@modelcontextprotocol/sdk@^1.32.2']);
-  for (const script of ['measure.mjs', 'mcp-latency.mjs', 'bounds.mjs', 'one-cpu.mjs']) await copyFile(join(here, script), join(project, script));
+  for (const script of ['measure.mjs', 'mcp-latency.mjs', 'http-latency.mjs', 'bare-http-server.mjs', 'bounds.mjs', 'one-cpu.mjs']) await copyFile(join(here, script), join(project, script));
   return project;
 }
 
@@ -116,6 +117,21 @@ if (commandsOnly) {
 
 const project = await install();
 const bin = join(project, 'node_modules', '@openwork', 'cli', 'dist', 'openwork-tools.js');
+
+/** Starts an MCP server over HTTP with node and waits for the address it prints to stderr. */
+async function serveHttp(argv: readonly string[], env: Record<string, string>): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, argv, { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const at = /serving MCP over HTTP at (\S+)/.exec(stderr)?.[1];
+      if (at !== undefined) resolve(at);
+    });
+    child.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited with ${code}: ${stderr}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
 
 function measureInProcess(cwd: string, tool: string, input: Record<string, unknown>, readWorkers: number | undefined): Measurement {
   const child = spawnSync(process.execPath, [join(project, 'measure.mjs'), JSON.stringify({ cwd, tool, input, readWorkers })], { cwd: project, encoding: 'utf8', maxBuffer: 1 << 20 });
@@ -259,6 +275,34 @@ if (wanted('mcp')) {
   lines.push(`| openwork-tools mcp, read | ${ms(percentile(ours, 50))} | ${ms(percentile(ours, 99))} |`);
   lines.push(`| @modelcontextprotocol/server-filesystem, read_text_file | ${ms(percentile(theirs, 50))} | ${ms(percentile(theirs, 99))} |`);
   lines.push(`| ratio (target ≤ 1×) | ${ratio(percentile(ours, 50), percentile(theirs, 50))} | ${ratio(percentile(ours, 99), percentile(theirs, 99))} |`);
+}
+if (wanted('mcp') || wanted('http')) {
+  // docs/contract.md §5.2: a call over our HTTP server against the SDK's bare Streamable HTTP server (the same
+  // transport, one trivial tool reading the same small file), taking turns call by call from one client.
+  log(`running: http round trip, ${mcpCalls} sequential calls to each server, alternating`);
+  const directory = join(cacheDirectory(), 'mcp-read');
+  await mkdir(directory, { recursive: true });
+  await writeFile(join(directory, 'small.txt'), 'a small file\n'.repeat(20));
+  const token = 'bench-token-of-the-http-round-trip';
+  const [ours, bare] = await Promise.all([
+    serveHttp([bin, 'mcp', '--http', '127.0.0.1:0', '--cwd', directory, '--yes'], { OPENWORK_MCP_TOKEN: token }),
+    serveHttp([join(project, 'bare-http-server.mjs'), join(directory, 'small.txt')], {}),
+  ]);
+  try {
+    const servers = [
+      { url: ours.url, token, tool: 'read', arguments: { path: 'small.txt' } },
+      { url: bare.url, tool: 'read_text', arguments: {} },
+    ];
+    const stdout = execFileSync(process.execPath, [join(project, 'http-latency.mjs'), JSON.stringify({ servers, calls: mcpCalls })], { cwd: project, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const [oursSamples = [], bareSamples = []] = (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { samples: number[][] }).samples;
+    lines.push('', '| MCP over HTTP, tools/call round trip | p50 | p99 |', '|---|---|---|');
+    lines.push(`| openwork-tools mcp --http, read | ${ms(percentile(oursSamples, 50))} | ${ms(percentile(oursSamples, 99))} |`);
+    lines.push(`| the SDK's bare Streamable HTTP server, a tool reading the file | ${ms(percentile(bareSamples, 50))} | ${ms(percentile(bareSamples, 99))} |`);
+    lines.push(`| ratio (target ≤ 1.2×) | ${ratio(percentile(oursSamples, 50), percentile(bareSamples, 50))} | ${ratio(percentile(oursSamples, 99), percentile(bareSamples, 99))} |`);
+  } finally {
+    ours.stop();
+    bare.stop();
+  }
 }
 if (wanted('bounds')) {
   // docs/contract.md §6: what a call holds follows what it returns, not what it asks to skip.

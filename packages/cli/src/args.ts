@@ -1,4 +1,5 @@
 import { isPermissionMode, parseAllowRule, type AllowRule, type PermissionMode } from '@openwork/permission-policy';
+import { helpOptions } from './help-args.ts';
 import { UsageError } from './usage-error.ts';
 
 export type { PermissionMode } from '@openwork/permission-policy';
@@ -96,9 +97,10 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const [first, ...rest] = positionals;
   if (first === undefined) {
     if (help) return { ...defaults(), help, overview: true };
-    throw new UsageError('missing subcommand: tools, call, undo, mcp or doctor');
+    throw new UsageError('missing subcommand: tools, call, undo, mcp, doctor or help');
   }
-  if (!SUBCOMMANDS.includes(first as Subcommand)) throw new UsageError(`unknown subcommand ${JSON.stringify(first)}; use tools, call, undo, mcp or doctor`);
+  if (first === 'help') return helpOptions(rest, defaults(), SUBCOMMANDS);
+  if (!SUBCOMMANDS.includes(first as Subcommand)) throw new UsageError(`unknown subcommand ${JSON.stringify(first)}; use tools, call, undo, mcp, doctor or help`);
   const single = (name: string): string | undefined => {
     const given = values.get(name);
     if (given && given.length > 1) throw new UsageError(`${name} may be given once`);

@@ -7,9 +7,10 @@ import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from './ending-signals
 import { createArtifactJournal, withArtifactJournal } from './journal.ts';
 import { checkJournalPath } from './journal-file.ts';
 import { sessionRules } from './folder-trust.ts';
-import { NO_TERMINAL, terminalAsk, terminalQuestion } from './prompt.ts';
+import { approvalHint } from './approval-hint.ts';
+import { terminalAsk, terminalQuestion } from './prompt.ts';
 import { createSession } from './session.ts';
-import { exampleCall } from './tool-help.ts';
+import { exampleCall, exampleInput } from './tool-help.ts';
 import { finalizeFor } from './toolset.ts';
 import { UsageError } from './usage-error.ts';
 import { userSettingsFile } from './user-settings-file.ts';
@@ -19,11 +20,16 @@ export interface CommandIo {
   readonly stderr: (text: string) => void;
   readonly readStdin: () => Promise<string>;
   readonly interactive: boolean;
+  /** Whether stdin is a terminal: an absent INPUT is then {}, and `-` is typed by a person, who is told so. */
+  readonly stdinTerminal?: boolean;
 }
 
 async function readInput(options: CliOptions, io: CommandIo): Promise<unknown> {
   const [name = '', given] = options.positionals;
   if (options.positionals.length > 2) throw new UsageError('call takes a tool name and at most one INPUT');
+  if (given === undefined && io.stdinTerminal === true) return {};
+  // `-` on a terminal waits for a person to type the JSON: a silent wait would look like a hang.
+  if (given === '-' && io.stdinTerminal === true) io.stderr(`openwork-tools: reading INPUT for ${name} from the terminal: type a JSON object, then Ctrl-D on a line of its own (e.g. ${exampleInput(name)})\n`);
   const text = given === undefined || given === '-' ? await io.readStdin() : given;
   const trimmed = text.trim();
   if (trimmed === '' && given === undefined) return {};
@@ -103,7 +109,7 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
           deny: rules.deny,
           ...(rules.untrusted === undefined ? {} : { untrusted: rules.untrusted }),
           ask: terminalAsk({ yes: options.yes, interactive: io.interactive }),
-          unansweredNote: NO_TERMINAL,
+          unansweredNote: (ways) => approvalHint(ways, 'no-terminal', userSettingsFile()),
         }),
       });
     } finally {
@@ -117,6 +123,8 @@ export async function callCommand(options: CliOptions, io: CommandIo): Promise<n
       });
     }
     io.stdout(options.json ? `${JSON.stringify(result)}\n` : `${result.output}\n`);
+    // Arguments that do not fit the schema: a call that would, on stderr, so that stdout stays the result.
+    if (result.status === 'error' && result.error.kind === 'invalid_input') io.stderr(`openwork-tools: e.g. ${exampleCall(name)}; openwork-tools help ${name} shows the input ${name} takes\n`);
     const received = signals.received();
     if (received !== undefined) return EXIT_STATUS[received];
     return result.status === 'ok' ? 0 : 1;

@@ -33,8 +33,9 @@ function defaultIo(): CommandIo {
   return {
     stdout,
     stderr,
-    readStdin: () => (process.stdin.isTTY ? Promise.resolve('') : text(process.stdin)),
+    readStdin: () => text(process.stdin),
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    stdinTerminal: Boolean(process.stdin.isTTY),
   };
 }
 

@@ -31,6 +31,3 @@ export async function terminalQuestion(question: string, signal: AbortSignal): P
     reader.close();
   }
 }
-
-/** Why an ask nobody could answer was refused, naming the flags that would let it run. */
-export const NO_TERMINAL = "there is no terminal to ask; pass --yes to approve, --allow 'bash:PREFIX' for commands that start with PREFIX, or --mode acceptEdits for file edits";

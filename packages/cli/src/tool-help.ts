@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '@openwork/tool-contract';
+import { shellQuote } from './shell-quote.ts';
 import { createRegistry } from './toolset.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -31,26 +32,53 @@ export function toolHelp(name: string): string {
   ].join('\n');
 }
 
-/** A word quoted for a POSIX shell. */
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
+type Properties = Record<string, { type?: unknown }>;
+
+function schemaOf(definition: ToolDefinition): { required: string[]; properties: Properties } {
+  const schema = definition.inputSchema as { required?: unknown; properties?: Properties };
+  const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === 'string') : [];
+  return { required, properties: schema.properties ?? {} };
 }
 
 /** The first required string property of a tool's input: what a bare word on the command line most likely meant. */
 function mainProperty(definition: ToolDefinition): string | undefined {
-  const schema = definition.inputSchema as { required?: unknown; properties?: Record<string, { type?: unknown }> };
-  const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === 'string') : [];
-  return required.find((key) => schema.properties?.[key]?.type === 'string');
+  const { required, properties } = schemaOf(definition);
+  return required.find((key) => properties[key]?.type === 'string');
+}
+
+/** A plausible value of a required property, by its name and type. */
+const SAMPLE: Readonly<Record<string, unknown>> = { path: 'README.md', command: 'git status', pattern: 'TODO', content: 'hello\n', backgroundId: 'bg-1', input: 'y\n', oldText: 'old', newText: 'new' };
+
+function sample(key: string, type: unknown): unknown {
+  if (key in SAMPLE) return SAMPLE[key];
+  return type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : 'text';
+}
+
+/**
+ * An INPUT the tool takes, as JSON: every required property with a
+ * plausible value, `given` as the main one's when it is one word or line.
+ * A tool that requires nothing gets `{"path":"."}` where it takes a path.
+ */
+export function exampleInput(name: string, given?: string): string {
+  const definition = definitionOf(name);
+  if (definition === undefined) return '{"path":"README.md"}';
+  const { required, properties } = schemaOf(definition);
+  const main = mainProperty(definition);
+  const input: Record<string, unknown> = {};
+  for (const key of required) input[key] = sample(key, properties[key]?.type);
+  if (main !== undefined && given !== undefined && given.trim() !== '' && !given.includes('\n')) input[main] = given.trim();
+  if (required.length === 0 && 'path' in properties) input['path'] = '.';
+  // edit requires only the path, and then one replacement or a list of them.
+  if ('oldText' in properties && 'newText' in properties && !required.includes('oldText')) Object.assign(input, { oldText: SAMPLE['oldText'], newText: SAMPLE['newText'] });
+  return JSON.stringify(input);
 }
 
 /**
  * A command line that would work, for the message about INPUT that is not
- * JSON: `call read README.md` gets `call read '{"path":"README.md"}'`.
+ * JSON or does not fit the schema: `call read README.md` gets
+ * `call read '{"path":"README.md"}'`.
  */
 export function exampleCall(name: string, given?: string): string {
-  const definition = definitionOf(name);
-  const property = definition === undefined ? undefined : mainProperty(definition);
-  if (definition === undefined || property === undefined) return `openwork-tools call read '{"path":"README.md"}'`;
-  const value = given !== undefined && given.trim() !== '' && !given.includes('\n') ? given.trim() : property === 'command' ? 'git status' : 'README.md';
-  return `openwork-tools call ${definition.name} ${shellQuote(JSON.stringify({ [property]: value }))}`;
+  const known = definitionOf(name) !== undefined;
+  return `openwork-tools call ${known ? name : 'read'} ${shellQuote(exampleInput(known ? name : 'read', given))}`;
 }

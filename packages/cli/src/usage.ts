@@ -62,9 +62,10 @@ const SUMMARY: Readonly<Record<Subcommand, { readonly synopsis: string; readonly
     synopsis: 'call TOOL [INPUT|-] [FLAGS]',
     short: 'run one call; INPUT is a JSON object (- or absent: stdin)',
     text: [
-      'Runs one call and prints its result. INPUT is a JSON object; - or nothing reads it from stdin.',
+      'Runs one call and prints its result. INPUT is a JSON object; - reads it from stdin (on a terminal: type it,',
+      'then Ctrl-D); absent, it is read from stdin when stdin is not a terminal, else it is {}.',
       "  openwork-tools call read '{\"path\":\"README.md\",\"limit\":5}'",
-      '`openwork-tools call TOOL --help` shows the input TOOL takes.',
+      '`openwork-tools help TOOL` (or `call TOOL --help`) shows the input TOOL takes.',
       'Exit status: 0 ok; 1 error or denied; 2 usage error; 130/143/129 after SIGINT/SIGTERM/SIGHUP.',
     ].join('\n'),
   },
@@ -79,10 +80,12 @@ const SUMMARY: Readonly<Record<Subcommand, { readonly synopsis: string; readonly
     text: [
       'Serves the toolset over MCP on stdio. Without --cwd or --root the roots are the client’s (MCP roots), or the',
       'current directory unless it is / or the home folder. An ask goes to the client as an MCP elicitation (approve or',
-      'deny); a client without elicitation gets a denial naming --yes, --allow and --mode. A project’s allow rules apply',
-      'once its folder is trusted: the client is asked at the first call they would approve, and the answer is recorded.',
+      'deny); a client without elicitation gets a denial naming what would let the call run (--allow RULE, --mode, --yes).',
+      'A project’s allow rules apply once its folder is trusted: the client is asked at the first call they would approve,',
+      'and the answer is recorded.',
       'With --http, each client that initializes gets a session of its own over the command line’s roots; closing it',
-      '(or losing its connection during a call) cancels its calls and ends their processes.',
+      '(DELETE, 30 minutes idle) answers its running calls as cancelled and ends their processes; losing the connection',
+      'during a call cancels that call.',
     ].join('\n'),
   },
   doctor: { synopsis: 'doctor [--json]', short: 'which containment, directory handles and terminal this host gives', text: 'Says which bash containment, file system directory handles and terminal backend this host gives.' },
@@ -117,11 +120,14 @@ function flagLines(flags: readonly Flag[]): string[] {
 export function overviewHelp(): string {
   const width = Math.max(...SUBCOMMAND_ORDER.map((name) => SUMMARY[name].synopsis.length)) + 2;
   return [
-    'usage: openwork-tools <tools|call|undo|mcp|doctor> [args] [flags]',
+    'usage: openwork-tools <tools|call|undo|mcp|doctor|help> [args] [flags]',
     '',
     ...SUBCOMMAND_ORDER.map((name) => `  ${SUMMARY[name].synopsis.padEnd(width)}${SUMMARY[name].short}`),
     '',
-    'openwork-tools SUBCOMMAND --help shows its flags; openwork-tools call TOOL --help shows a tool’s input.',
+    `  ${'help [SUBCOMMAND|TOOL]'.padEnd(width)}this help, a subcommand’s flags, or a tool’s input`,
+    '',
+    'openwork-tools help SUBCOMMAND (or SUBCOMMAND --help) shows its flags; openwork-tools help TOOL (or call TOOL --help)',
+    'shows a tool’s input, with an example call.',
     '  --help, -h   this help',
     '  --version    the version',
   ].join('\n');

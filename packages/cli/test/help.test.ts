@@ -23,7 +23,7 @@ describe('help and version', () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
     for (const subcommand of ['tools', 'call', 'undo', 'mcp', 'doctor']) expect(help.stdout).toMatch(new RegExp(`^  ${subcommand} `, 'm'));
-    expect(help.stdout).toContain('openwork-tools call TOOL --help');
+    expect(help.stdout).toContain('openwork-tools help TOOL (or call TOOL --help)');
   });
 
   it('each subcommand has its own help, with the meaning of each flag it takes', async () => {
@@ -53,5 +53,34 @@ describe('help and version', () => {
     expect(read.code).toBe(2);
     expect(read.stderr).toMatch(/^openwork-tools: INPUT is not JSON \(.*\); give a JSON object, e\.g\. openwork-tools call read '\{"path":"README\.md"\}'\n$/);
     expect(bash.stderr).toMatch(/e\.g\. openwork-tools call bash '\{"command":"ls -la"\}'\n$/);
+  });
+
+  it('help is a subcommand: help, help SUBCOMMAND, help TOOL and help call TOOL print what --help prints', async () => {
+    const pairs: [string[], string[]][] = [
+      [['help'], ['--help']],
+      [['help', 'call'], ['call', '--help']],
+      [['help', 'mcp'], ['mcp', '--help']],
+      [['help', 'read'], ['call', 'read', '--help']],
+      [['help', 'call', 'grep'], ['call', 'grep', '--help']],
+    ];
+    for (const [asked, flag] of pairs) {
+      const [help, flagged] = [await run(asked), await run(flag)];
+      expect(help).toEqual({ ...flagged, code: 0 });
+    }
+    expect((await run(['help'])).stdout).toMatch(/^ {2}help \[SUBCOMMAND\|TOOL\] +this help, a subcommand’s flags, or a tool’s input$/m);
+    expect((await run(['help', 'read'])).stdout).toContain(`e.g. openwork-tools call read '{"path":"README.md"}'`);
+    const unknown = await run(['help', 'nope']);
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringMatching(/^openwork-tools: there is no tool named "nope"; the tools are read, /) as unknown]);
+    expect(await run(['help', 'mcp', 'read'])).toMatchObject({ code: 2, stderr: 'openwork-tools: help takes a subcommand, a tool, or call TOOL: openwork-tools help call read\n' });
+    expect((await run(['nope'])).stderr).toBe('openwork-tools: unknown subcommand "nope"; use tools, call, undo, mcp, doctor or help\n');
+  });
+
+  it('arguments that do not fit the tool’s schema get a call that would, with every required property, on stderr', async () => {
+    const write = await run(['call', 'write', '{"path":"never-written.txt"}']);
+    expect(write.code).toBe(1);
+    expect(write.stdout).toMatch(/^Error \[invalid_input\]: invalid input for write: input is missing "content"/);
+    expect(write.stderr).toBe(`openwork-tools: e.g. openwork-tools call write '{"path":"README.md","content":"hello\\n"}'; openwork-tools help write shows the input write takes\n`);
+    const edit = await run(['call', 'edit', 'src/main.ts']);
+    expect(edit.stderr).toMatch(/e\.g\. openwork-tools call edit '\{"path":"src\/main\.ts","oldText":"old","newText":"new"\}'\n$/);
   });
 });

@@ -50,7 +50,7 @@ describe('the README works from a fresh clone', () => {
     expect(stdout).toContain('read: ok\n');
     expect(stdout).toContain('# a project');
     expect(stdout).toMatch(/^bash: ok\n[\s\S]*?<stdout>\nREADME\.md\n<\/stdout>/m);
-    expect(stdout).toMatch(/^write: denied\nError \[denied\]: write was not run: write writes notes\.txt; there was nobody to ask$/m);
+    expect(stdout).toMatch(/^write: denied\nError \[denied\]: write was not run: write writes notes\.txt; nobody could be asked; mode 'acceptEdits', or an ask that reaches a person \(authorizer's ask\) would let it run$/m);
     await expect(access(join(project, 'notes.txt'))).rejects.toThrow();
   }, 180_000);
 

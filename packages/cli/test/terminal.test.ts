@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProcessBackend } from '@openwork/process-backend';
@@ -132,11 +132,35 @@ describe('an ask on a terminal', () => {
     expect(await readFile(join(ws, 'yes.txt'), 'utf8')).toBe('x');
   });
 
-  it('with no terminal nobody is asked, and the reason names --yes', async () => {
+  it('with no terminal nobody is asked, and the reason names the flags that would run it: --mode acceptEdits, --yes', async () => {
     const result = await run(['call', 'write', '{"path":"none.txt","content":"x"}', '--json']);
     expect(result.code).toBe(1);
     expect((JSON.parse(result.stdout) as { error: { message: string } }).error.message).toBe(
-      "write was not run: write writes none.txt; there is no terminal to ask; pass --yes to approve, --allow 'bash:PREFIX' for commands that start with PREFIX, or --mode acceptEdits for file edits",
+      "write was not run: write writes none.txt; there is no terminal to ask; run it again with --mode acceptEdits, or --yes to approve every ask",
     );
+  });
+});
+
+describe('call TOOL - on a terminal', () => {
+  it('says it waits for a JSON object on the terminal, then runs the one typed before Ctrl-D', async () => {
+    await writeFile(join(ws, 'typed.txt'), 'typed on a terminal\n');
+    const pty = await import('node-pty');
+    const terminal = pty.spawn(process.execPath, [commandBundle(), 'call', 'read', '-', '--json'], { cwd: ws, env: { ...process.env, HOME: base }, cols: 400, rows: 50 });
+    let output = '';
+    let typed = false;
+    terminal.onData((chunk) => {
+      output += chunk;
+      if (!typed && output.includes('then Ctrl-D on a line of its own')) {
+        typed = true;
+        terminal.write('{"path":"typed.txt"}\r\x04');
+      }
+    });
+    const exited = new Promise<number>((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
+    const timer = setTimeout(() => terminal.kill(), 30_000);
+    const exitCode = await exited;
+    clearTimeout(timer);
+    expect(output).toContain('openwork-tools: reading INPUT for read from the terminal: type a JSON object, then Ctrl-D on a line of its own (e.g. {"path":"README.md"})');
+    const line = output.split(/\r?\n/).find((text) => text.startsWith('{"tool"'));
+    expect([exitCode, (JSON.parse(line ?? '{}') as { data?: { content?: string } }).data?.content]).toEqual([0, 'typed on a terminal\n']);
   });
 });

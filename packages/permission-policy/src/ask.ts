@@ -34,15 +34,15 @@ export const askNobody: AskPerson = () => Promise.resolve('unanswered');
 /** Added to the reason of an ask a person refused. */
 export const NOT_APPROVED = 'not approved';
 
-/** Added to the reason of an ask nobody answered, when the embedder gives no better note. */
-export const NOBODY_TO_ASK = 'there was nobody to ask';
+/** The start of the reason's note on an ask nobody answered, when the embedder gives no note of its own. */
+export const NOBODY_TO_ASK = 'nobody could be asked';
 
 /**
  * The decision after the answer: approved, or refused with a reason that
  * says why. `unansweredNote` says why nobody could be asked and what would
  * approve the call (a flag, a setting); it is never shown after a person's no.
  */
-export function withAnswer(decision: PermissionDecision, answer: AskAnswer, unansweredNote: string = NOBODY_TO_ASK): PermissionDecision {
+export function withAnswer(decision: PermissionDecision, answer: AskAnswer, unansweredNote: string): PermissionDecision {
   switch (answer) {
     case 'approved':
       return { ...decision, approved: true };

@@ -1,6 +1,7 @@
 import type { PermissionDecision } from '@openwork/tool-contract';
 import type { AllowRule } from './allow-rules.ts';
-import { withAnswer, type AskAnswer, type AskPerson } from './ask.ts';
+import { approvalWays, embedderNote, type ApprovalWays } from './approval-ways.ts';
+import { withAnswer, type AskAnswer, type AskPerson, type AskRequest } from './ask.ts';
 import { decide, type PolicyOptions } from './decide.ts';
 import { askQuestion } from './question.ts';
 import type { PolicyRequest } from './request.ts';
@@ -20,8 +21,13 @@ export interface UntrustedRules {
 
 export interface AuthorizerOptions extends PolicyOptions {
   readonly ask: AskPerson;
-  /** Why nobody could be asked and what would approve the call, added to an unanswered ask's reason. */
-  readonly unansweredNote?: string;
+  /**
+   * Why nobody could be asked and what would approve the call, added to an
+   * unanswered ask's reason: a text, or one made for this ask from what
+   * would let it run (the exact allow rule, acceptEdits mode). By default it
+   * names the authorizer's own options.
+   */
+  readonly unansweredNote?: string | ((ways: ApprovalWays, ask: AskRequest) => string);
   /** The project's allow rules, when its folder is not trusted yet. */
   readonly untrusted?: UntrustedRules;
 }
@@ -66,13 +72,17 @@ export function authorizer(options: AuthorizerOptions): (request: PolicyRequest)
     if (decision.verdict !== 'ask' || decision.approved === true) return decision;
     decision = await withProjectRules(request, decision);
     if (decision.approved === true) return decision;
-    const answer = await options.ask({
+    const ask: AskRequest = {
       question: await askQuestion(request, decision),
       tool: request.definition.name,
       effect: request.effect,
       decision,
       signal: request.signal,
-    });
-    return withAnswer(decision, answer, options.unansweredNote);
+    };
+    const answer = await options.ask(ask);
+    if (answer !== 'unanswered') return withAnswer(decision, answer, '');
+    const ways = approvalWays({ effect: request.effect, decision, mode: options.mode });
+    const note = options.unansweredNote ?? embedderNote;
+    return withAnswer(decision, answer, typeof note === 'string' ? note : note(ways, ask));
   };
 }

@@ -1,6 +1,8 @@
 export { parseAllowRule } from './allow-rules.ts';
 export type { AllowRule } from './allow-rules.ts';
 export type { AllowRuleParse } from './allow-rules.ts';
+export { approvalWays } from './approval-ways.ts';
+export type { ApprovalWays } from './approval-ways.ts';
 export { approveEveryAsk } from './ask.ts';
 export { askNobody } from './ask.ts';
 export { NOBODY_TO_ASK } from './ask.ts';

@@ -13,6 +13,7 @@ describe('the package entry point', () => {
       'SETTINGS_DIRECTORY',
       'SETTINGS_FILE',
       'UserSettingsSchema',
+      'approvalWays',
       'approveEveryAsk',
       'askNobody',
       'authorizer',

@@ -1,6 +1,7 @@
 import { adaptTool, type DynTool, type Tool, type ToolRisk, type ToolSessionContext } from '@openwork/tool-contract';
 import type { TObject } from 'typebox';
 import { FinalizedToolset, type FinalizeOptions } from './finalized-toolset.ts';
+import { registrationProblem, toolLabel } from './registration-problem.ts';
 
 /** What an agent may use out of what the registry knows (docs/design.md §3). */
 export interface ToolSelection {
@@ -19,13 +20,20 @@ export interface ToolSelection {
 export class Registry<Session extends ToolSessionContext = ToolSessionContext> {
   readonly #entries: DynTool<Session>[] = [];
 
-  /** Registers a tool; a duplicate name or id is a programmer error. */
+  /**
+   * Registers a tool; a malformed tool, or a duplicate name or id, is a
+   * programmer error whose message names the tool and why (docs/contract.md §1.1).
+   */
   register<Input extends TObject, Output>(tool: Tool<Input, Output, Session> | DynTool<Session>): this {
+    const problem = registrationProblem(tool);
+    if (problem !== undefined) throw new TypeError(`Registry.register: cannot register ${toolLabel(tool)}: ${problem}`);
     const entry = 'prepare' in tool ? tool : adaptTool(tool);
     const { name, id } = entry.definition;
     for (const existing of this.#entries) {
-      if (existing.definition.name === name) throw new Error(`a tool named ${name} is already registered`);
-      if (existing.definition.id === id) throw new Error(`a tool with id ${id} is already registered`);
+      const clash = existing.definition.name === name ? 'name' : existing.definition.id === id ? 'id' : undefined;
+      if (clash === undefined) continue;
+      const why = clash === 'name' ? 'a model calls a tool by its name, so names are unique in a registry' : 'ids are unique in a registry: results and journals name a tool by its id';
+      throw new Error(`Registry.register: cannot register ${toolLabel(tool)}: ${toolLabel(existing)} is already registered with that ${clash}; ${why}; register one of them, or give one another ${clash}`);
     }
     this.#entries.push(entry);
     return this;
@@ -44,7 +52,10 @@ export class Registry<Session extends ToolSessionContext = ToolSessionContext> {
   select(selection: ToolSelection = {}): readonly DynTool<Session>[] {
     const known = new Set(this.#entries.map((entry) => entry.definition.name));
     for (const name of [...(selection.names ?? []), ...(selection.exclude ?? [])]) {
-      if (!known.has(name)) throw new Error(`no tool named ${name} is registered`);
+      if (!known.has(name)) {
+        const field = selection.names?.includes(name) === true ? 'names' : 'exclude';
+        throw new Error(`Registry.select: ${field} names tool ${JSON.stringify(name)}, which is not registered; the registered tools are ${[...known].join(', ') || 'none'}`);
+      }
     }
     const names = selection.names ? new Set(selection.names) : undefined;
     const risks = selection.risks ? new Set(selection.risks) : undefined;

@@ -63,9 +63,33 @@ describe('FinalizedToolset (docs/design.md §6, §11 contract and layering)', ()
     expect(registry().finalize(session).names).toEqual(['echo', 'store', 'run']);
   });
 
-  it('refuses duplicate names and ids at registration', () => {
-    expect(() => new Registry().register(echoTool).register(echoTool)).toThrow(/already registered/);
-    expect(() => new Registry().select({ names: ['nope'] })).toThrow(/no tool named nope/);
+  it('refuses duplicate names and ids at registration, naming both tools and why', () => {
+    expect(() => new Registry().register(echoTool).register(echoTool)).toThrow(
+      'Registry.register: cannot register tool "echo" (test/echo): tool "echo" (test/echo) is already registered with that name; a model calls a tool by its name, so names are unique in a registry; register one of them, or give one another name',
+    );
+    expect(() => new Registry().register(echoTool).register({ ...echoTool, name: 'echo2' })).toThrow(/^Registry\.register: cannot register tool "echo2" \(test\/echo\): tool "echo" \(test\/echo\) is already registered with that id; /);
+    expect(() => registry().select({ names: ['echo', 'nope'] })).toThrow('Registry.select: names names tool "nope", which is not registered; the registered tools are echo, store, run');
+    expect(() => registry().select({ exclude: ['gone'] })).toThrow(/^Registry\.select: exclude names tool "gone", which is not registered; /);
+  });
+
+  it('refuses a malformed tool at registration, naming it and the field, before any call', () => {
+    const refused = (tool: unknown) => {
+      try {
+        new Registry().register(tool as typeof echoTool);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'registered';
+    };
+    expect(refused(undefined)).toBe('Registry.register: cannot register undefined, not a tool: register takes a tool made with defineTool (from @openwork/tool-contract) or an adapted one');
+    expect(refused({ ...echoTool, execute: undefined })).toBe('Registry.register: cannot register tool "echo" (test/echo): its execute is missing, not a function; make the tool with defineTool');
+    expect(refused({ ...echoTool, name: 'has space' })).toMatch(/^Registry\.register: cannot register tool "has space" \(test\/echo\): its name is "has space"; a name is a letter, /);
+    expect(refused({ ...echoTool, id: 'Echo' })).toMatch(/: its id is "Echo"; an id looks like "group\/name", in lower case$/);
+    expect(refused({ ...echoTool, description: ' ' })).toMatch(/: its description is " "; the model chooses tools by their descriptions$/);
+    expect(refused({ ...echoTool, risk: 'danger' })).toMatch(/: its risk is "danger", not read, write or execute; /);
+    expect(refused({ ...echoTool, input: { type: 'string' } })).toMatch(/: its input is an object, not an object schema \(Type\.Object from typebox\)$/);
+    expect(refused({ name: 'x' })).toMatch(/^Registry\.register: cannot register tool "x": its id is missing; /);
+    expect(refused(echoTool)).toBe('registered');
   });
 
   it('exports the model formats from the same definitions', () => {

@@ -67,7 +67,7 @@ describe('the packages install from their tarballs', () => {
     expect(result.bash).toMatchObject({ status: 'exited', stdout: { text: '21\n' } });
     // The permission policy, with its bash classifier, works from the installed tarballs.
     expect(result.bashDecision).toMatchObject({ verdict: 'allow', rule: 'read_only:cat, read_only:wc' });
-    expect(result.write).toEqual({ kind: 'denied', message: 'write was not run: write writes new.txt; there was nobody to ask' });
+    expect(result.write).toEqual({ kind: 'denied', message: "write was not run: write writes new.txt; nobody could be asked; mode 'acceptEdits', or an ask that reaches a person (authorizer's ask) would let it run" });
   }, 60_000);
 
   it('the installed openwork-tools command runs from built JavaScript', async () => {

@@ -1,10 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AskAnswer, AskPerson } from '@openwork/permission-policy';
 
-/** Why an ask became a denial: the client could not put it to a person. */
-export const MCP_CANNOT_ASK =
-  "the MCP client could not ask (it does not support elicitation, or gave no answer); restart the server with --yes to approve every ask, --allow 'bash:PREFIX' for commands that start with PREFIX, or --mode acceptEdits for file edits";
-
 /**
  * How long an approval may wait for its person. The client's own timeout on
  * the tools/call, and the call's deadline, end the wait sooner.

@@ -1,10 +1,9 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { BuiltinSession } from '@openwork/builtin-tools';
 import { approveEveryAsk, modeSelection } from '@openwork/permission-policy';
 import type { CliOptions, HttpListen } from '../args.ts';
@@ -12,107 +11,23 @@ import type { CommandIo } from '../call-command.ts';
 import { ENDING_SIGNALS, EXIT_STATUS, type EndingSignal } from '../ending-signals.ts';
 import { createArtifactJournal, type ArtifactJournal } from '../journal.ts';
 import { checkJournalPath } from '../journal-file.ts';
-import { createHost, type CommandHost } from '../session.ts';
+import { createHost } from '../session.ts';
 import { createRegistry } from '../toolset.ts';
 import { UsageError } from '../usage-error.ts';
 import { VERSION } from '../version.ts';
 import { elicitationAsk, elicitationQuestion } from './elicitation-ask.ts';
+import { messages, readBody } from './http-body.ts';
+import { allowedHosts, bearerMatches, hostPort, isLoopback, serverToken, TOKEN_VARIABLE } from './http-guard.ts';
+import { endSession, watchResponse, type HttpSession } from './http-session.ts';
 import { mcpInstructions } from './instructions.ts';
 import { idleSessionMs, watchIdleSessions } from './idle-sessions.ts';
-import { scopeOpener, settleWithin, SETTLE_MS } from './scope.ts';
+import { scopeOpener } from './scope.ts';
 import { commandLineServerRoots } from './start-directory.ts';
 import { createToolServer, type CallScope } from './tool-server.ts';
+import { connectionHeaders, KEEP_ALIVE_MS, reject, sendWebResponse, webRequest } from './web-exchange.ts';
 
 /** The one path the server answers on. */
 export const MCP_PATH = '/mcp';
-/** Where the token comes from when it is chosen; unset, one is generated and printed to stderr. */
-export const TOKEN_VARIABLE = 'OPENWORK_MCP_TOKEN';
-const MIN_TOKEN_LENGTH = 16;
-/** The largest request body read: a write's content travels in it. */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-
-/** One client's MCP session: its own server, calls, read ledger and processes. */
-interface HttpSession {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly server: Server;
-  readonly settled: () => Promise<void>;
-  readonly host: CommandHost;
-  lastSeen: number;
-  inFlight: number;
-  closing?: Promise<void>;
-}
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
-
-function isLoopback(host: string): boolean {
-  return LOOPBACK_NAMES.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
-}
-
-const hostPort = (host: string, port: number) => (isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`);
-
-/**
- * The Host headers the server answers (DNS rebinding: a page whose name now
- * resolves to this machine still sends its own name): the address it listens
- * on, and on loopback the usual names of this machine.
- */
-function allowedHosts(listen: HttpListen, port: number): Set<string> {
-  const hosts = new Set([hostPort(listen.host, port).toLowerCase()]);
-  if (isLoopback(listen.host)) for (const name of LOOPBACK_NAMES) hosts.add(hostPort(name, port));
-  return hosts;
-}
-
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
-/** Compares the Authorization header with the token in constant time (the digests have one length whatever was sent). */
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const given = /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? '';
-  return timingSafeEqual(digest(given), digest(token)) && given.length > 0;
-}
-
-function reject(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  if (response.headersSent) return;
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-type Body = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly status: number; readonly message: string };
-
-async function readBody(request: IncomingMessage): Promise<Body> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, message: `the request body is over ${MAX_BODY_BYTES} bytes` };
-    chunks.push(chunk);
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
-  } catch {
-    return { ok: false, status: 400, message: 'the request body is not JSON' };
-  }
-}
-
-const messages = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body]);
-
-/** The ids of the requests (not notifications or responses) a POST carries. */
-function requestIds(body: unknown): (string | number)[] {
-  return messages(body).flatMap((message) => {
-    if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) return [];
-    const id = (message as { id: unknown }).id;
-    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
-  });
-}
-
-function token(io: CommandIo): string {
-  const chosen = process.env[TOKEN_VARIABLE];
-  if (chosen !== undefined && chosen !== '') {
-    if (chosen.length < MIN_TOKEN_LENGTH) throw new UsageError(`${TOKEN_VARIABLE} must hold at least ${MIN_TOKEN_LENGTH} characters`);
-    return chosen;
-  }
-  const generated = randomBytes(32).toString('base64url');
-  io.stderr(`openwork-tools mcp: bearer token (set ${TOKEN_VARIABLE} to choose one): ${generated}\n`);
-  return generated;
-}
 
 async function listen(server: HttpServer, at: HttpListen): Promise<number> {
   await new Promise<void>((resolveListen, rejectListen) => {
@@ -135,15 +50,16 @@ async function listen(server: HttpServer, at: HttpListen): Promise<number> {
  * (a server, a read ledger, a process backend) over the command line's
  * roots; the client's MCP roots name paths of its own machine and are not
  * followed. A session ends on DELETE, when it has been idle for 30 minutes
- * (`OPENWORK_MCP_IDLE_MS`), or with the server; ending it cancels its calls and ends their processes.
+ * (`OPENWORK_MCP_IDLE_MS`), or with the server; ending it answers its
+ * running calls as cancelled and ends their processes (docs/contract.md §5.2).
  * A call whose HTTP response closes before it is answered (the client went
- * away) is cancelled.
+ * away) is cancelled. Every response keeps its connection alive for 60 s.
  */
 export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promise<number> {
   if (options.positionals.length > 0) throw new UsageError('mcp takes no positional arguments');
   const at = options.http;
   if (at === undefined) throw new Error('mcpHttpCommand needs --http');
-  const secret = token(io);
+  const secret = serverToken(io.stderr);
   const idleMs = idleSessionMs(process.env);
   const { roots, tooWide, standIn } = await commandLineServerRoots(options, io.stderr);
   if (tooWide !== undefined && !standIn) throw new UsageError(`refusing to serve ${tooWide} when no root is named: pass --cwd DIR (or --root DIR)`);
@@ -160,7 +76,8 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
     await probeHost.dispose();
   }
   // Loaded only here: the stdio command never loads the SDK's HTTP stack.
-  const { StreamableHTTPServerTransport: Transport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  // The SDK's web-standard transport, written to Node's response here (web-exchange.ts): no adapter waits on a timer.
+  const { WebStandardStreamableHTTPServerTransport: Transport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
   const definitions = createRegistry()
     .select(modeSelection(options.mode))
     .map((entry) => entry.definition);
@@ -168,12 +85,9 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
 
   const closeSession = (id: string, session: HttpSession): Promise<void> => {
     // Set before it runs: closing the server closes the transport, whose onclose comes back here.
-    session.closing ??= Promise.resolve().then(async () => {
+    session.closing ??= Promise.resolve().then(() => {
       sessions.delete(id);
-      // Closing aborts every running call's signal; then the session's processes are ended.
-      await session.server.close();
-      await settleWithin(session.settled(), SETTLE_MS);
-      await session.host.dispose();
+      return endSession(session);
     });
     return session.closing;
   };
@@ -191,7 +105,7 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
       await host.dispose();
       throw error;
     }
-    const { server, settled } = createToolServer<BuiltinSession>({
+    const { server, settled, cancelCalls } = createToolServer<BuiltinSession>({
       definitions,
       scope: () => Promise.resolve(scope),
       version: VERSION,
@@ -201,17 +115,17 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
       log: io.stderr,
     });
     serving.server = server;
-    const transport: StreamableHTTPServerTransport = new Transport({
+    const transport: WebStandardStreamableHTTPServerTransport = new Transport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, session);
       },
     });
-    const session: HttpSession = { transport, server, settled, host, lastSeen: Date.now(), inFlight: 0 };
+    const session: HttpSession = { transport, server, settled, cancelCalls, host, answering: new Set(), lastSeen: Date.now(), inFlight: 0 };
     server.oninitialized = () => {
       if (server.getClientCapabilities()?.roots !== undefined) io.stderr('openwork-tools mcp: over HTTP the client’s roots are not followed: the command line names the roots\n');
     };
-    // A DELETE, or the server closing the transport: the session ends with its calls and processes.
+    // The server closing the transport: the session ends with its calls and processes.
     server.onclose = () => {
       const id = transport.sessionId;
       if (id !== undefined) void closeSession(id, session);
@@ -221,19 +135,9 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
     return session;
   };
 
-  /** A call whose response closes before it was answered is cancelled, as if the client had sent notifications/cancelled. */
-  const cancelOnDisconnect = (response: ServerResponse, session: HttpSession, body: unknown) => {
-    const ids = requestIds(body);
-    session.inFlight += 1;
-    response.once('close', () => {
-      session.inFlight -= 1;
-      session.lastSeen = Date.now();
-      if (response.writableFinished || session.closing !== undefined) return;
-      for (const requestId of ids) {
-        const cancel: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the client disconnected' } };
-        session.transport.onmessage?.(cancel);
-      }
-    });
+  const exchange = async (session: HttpSession, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> => {
+    const answer = await session.transport.handleRequest(webRequest(request), { parsedBody: body });
+    await sendWebResponse(answer, response, { openAtOnce: request.method === 'GET' });
   };
 
   let hosts = new Set<string>();
@@ -261,20 +165,27 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
       const session = sessions.get(id);
       if (session === undefined || session.closing !== undefined) return reject(response, 404, 'no such session: initialize a new one');
       session.lastSeen = Date.now();
-      cancelOnDisconnect(response, session, body);
-      return session.transport.handleRequest(request, response, body);
+      if (request.method === 'DELETE') {
+        // The session's calls are answered as cancelled before the DELETE is.
+        await closeSession(id, session);
+        response.writeHead(200, { ...connectionHeaders(response), 'content-length': '0' });
+        response.end();
+        return;
+      }
+      watchResponse(response, session, body);
+      return exchange(session, request, response, body);
     }
     if (request.method !== 'POST' || !messages(body).some((message) => isInitializeRequest(message))) {
       return reject(response, 400, 'no Mcp-Session-Id: send initialize first');
     }
     const session = await openHttpSession();
-    cancelOnDisconnect(response, session, body);
-    await session.transport.handleRequest(request, response, body);
+    watchResponse(response, session, body);
+    await exchange(session, request, response, body);
     // An initialize the transport refused leaves a session nobody can name.
     if (session.transport.sessionId === undefined || !sessions.has(session.transport.sessionId)) await session.server.close();
   };
 
-  const http = createServer((request, response) => {
+  const http = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       io.stderr(`openwork-tools mcp: ${error instanceof Error ? error.message : String(error)}\n`);
       reject(response, 500, 'the request failed on the server');

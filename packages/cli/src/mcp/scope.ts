@@ -5,8 +5,8 @@ import { withArtifactJournal, type ArtifactJournal } from '../journal.ts';
 import { sessionRules, type PutQuestion } from '../folder-trust.ts';
 import { openSession, type CommandHost, type SessionRoots } from '../session.ts';
 import { finalizeFor } from '../toolset.ts';
+import { approvalHint } from '../approval-hint.ts';
 import { userSettingsFile } from '../user-settings-file.ts';
-import { MCP_CANNOT_ASK } from './elicitation-ask.ts';
 import type { CallScope } from './tool-server.ts';
 
 /** How long a cancelled call may take to end before its processes are disposed anyway. */
@@ -56,7 +56,7 @@ export function scopeOpener(
         deny: rules.deny,
         ...(rules.untrusted === undefined ? {} : { untrusted: rules.untrusted }),
         ask: people.ask,
-        unansweredNote: MCP_CANNOT_ASK,
+        unansweredNote: (ways) => approvalHint(ways, 'mcp-client', userSettingsFile()),
       }),
     };
   };

@@ -38,6 +38,12 @@ export interface ToolServer {
   readonly server: Server;
   /** Resolves when every call that has started has ended. */
   readonly settled: () => Promise<void>;
+  /**
+   * Cancels every running call while the connection stays open: each one
+   * ends with a `cancelled` result, and that result is sent to its client
+   * (unlike a request the client cancelled, or a closed server: no response).
+   */
+  readonly cancelCalls: (reason: string) => void;
 }
 
 /**
@@ -70,6 +76,7 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
     { capabilities: { tools: { listChanged: false } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
   );
   const running = new Set<Promise<unknown>>();
+  const turns = new Set<TurnScope>();
   const tools = listedTools(options.definitions);
   // Structured content stays the shape of an ok result's data: an error's data of such a tool stays in the text.
   const withOutputSchema = new Set(options.definitions.filter((definition) => definition.outputSchema !== undefined).map((definition) => definition.name));
@@ -86,6 +93,7 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
             extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++sent, message: progressMessage(event) } });
     // docs/design.md §5: a cancelled request (or a closed connection) aborts this call's signal.
     const turn = new TurnScope(extra.signal);
+    turns.add(turn);
     const active = turn.startCall({
       callId: randomUUID(),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -111,7 +119,10 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
       return toMcpCallResult(result, { outputSchema: withOutputSchema.has(name) });
     })();
     running.add(call);
-    const forget = () => running.delete(call);
+    const forget = () => {
+      running.delete(call);
+      turns.delete(turn);
+    };
     void call.then(forget, forget);
     return call;
   });
@@ -122,6 +133,9 @@ export function createToolServer<Session extends ToolSessionContext>(options: To
     server,
     settled: async () => {
       await Promise.allSettled([...running]);
+    },
+    cancelCalls: (reason) => {
+      for (const turn of turns) turn.cancel(reason);
     },
   };
 }
