@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 import { ToolError } from '@openwork/tool-contract';
-import { foldedLiteral, type FoldedLiteral } from './case-fold.ts';
+import { foldedLiteral, foldVariants, type FoldedLiteral } from './case-fold.ts';
+import { trigramsOf } from './content-summary.ts';
 
 /** A compiled grep pattern: the linear-time matcher and the literal every matching line holds. */
 export interface SearchPattern {
@@ -24,6 +25,8 @@ export interface SearchPattern {
   readonly multiline: boolean;
   /** multiline: the [start, end) UTF-16 offsets of each match in the text, in order, left to right. */
   readonly spans: (text: string) => Iterable<readonly [number, number]>;
+  /** Trigrams (content-summary.ts) every file with a match holds, ASCII folded; empty when none is known. */
+  readonly trigrams: readonly number[];
 }
 
 const META = /[\\.^$|?*+()[\]{}]/;
@@ -58,7 +61,28 @@ export function compileSearchPattern(pattern: string, options: { caseInsensitive
     // Every literal keeps its prefilter, k and s (the Kelvin sign, the long s) and non-ASCII letters included.
     folded: options.caseInsensitive && literal !== undefined ? foldedLiteral(literal) : undefined,
     plain,
+    trigrams: literals.length === 0 ? [] : options.caseInsensitive ? foldedTrigrams(literals[0] as string) : [...new Set(literals.flatMap((text) => trigramsOf(Buffer.from(text, 'utf8'))))],
   };
+}
+
+/**
+ * The trigrams a case-insensitive literal is sure to leave in a file: those
+ * of its runs of characters whose every folded form is ASCII (not `k` or
+ * `s`, which the Kelvin sign and the long s also match, nor `é`).
+ */
+function foldedTrigrams(literal: string): number[] {
+  const found = new Set<number>();
+  let run = '';
+  const endRun = () => {
+    for (const trigram of trigramsOf(Buffer.from(run, 'latin1'))) found.add(trigram);
+    run = '';
+  };
+  for (const char of literal) {
+    if (foldVariants(char).every((form) => form.charCodeAt(0) < 0x80 && form.length === 1)) run += char;
+    else endRun();
+  }
+  endRun();
+  return [...found];
 }
 
 /** Every RE2 metacharacter escaped: the pattern that matches the text as it is. */
