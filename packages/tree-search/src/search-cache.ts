@@ -77,12 +77,13 @@ export class SearchCache {
     return { entries: this.#entries.size, bytes: this.#bytes, evicted: this.#evicted };
   }
 
-  /** What the entry of a file with this identity tells a search for these trigrams: `absent` and `binary` are sure, `unknown` means read it. */
-  verdict(identity: FileIdentity, trigrams: readonly number[], sniffBytes: number): CachedVerdict {
+  /** What the entry of a file with this identity tells a search for any of these trigram sets: `absent` and `binary` are sure, `unknown` means read it. */
+  verdict(identity: FileIdentity, trigrams: readonly (readonly number[])[], sniffBytes: number): CachedVerdict {
     const entry = this.#entries.get(identity.ino);
     if (entry?.summary === undefined || !same(entry.identity, identity)) return 'unknown';
     if (sniffBytes > 0 && entry.nul !== -1 && entry.nul < sniffBytes) return 'binary';
-    return mayHold(entry.summary, trigrams) ? 'unknown' : 'absent';
+    const summary = entry.summary;
+    return trigrams.some((set) => mayHold(summary, set)) ? 'unknown' : 'absent';
   }
 
   /**

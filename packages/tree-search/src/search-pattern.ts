@@ -25,8 +25,12 @@ export interface SearchPattern {
   readonly multiline: boolean;
   /** multiline: the [start, end) UTF-16 offsets of each match in the text, in order, left to right. */
   readonly spans: (text: string) => Iterable<readonly [number, number]>;
-  /** Trigrams (content-summary.ts) every file with a match holds, ASCII folded; empty when none is known. */
-  readonly trigrams: readonly number[];
+  /**
+   * Trigrams (content-summary.ts), ASCII folded: a file with a match holds
+   * every trigram of at least one of these sets (one set per top-level
+   * alternative); empty when nothing is known.
+   */
+  readonly trigrams: readonly (readonly number[])[];
 }
 
 const META = /[\\.^$|?*+()[\]{}]/;
@@ -61,8 +65,34 @@ export function compileSearchPattern(pattern: string, options: { caseInsensitive
     // Every literal keeps its prefilter, k and s (the Kelvin sign, the long s) and non-ASCII letters included.
     folded: options.caseInsensitive && literal !== undefined ? foldedLiteral(literal) : undefined,
     plain,
-    trigrams: literals.length === 0 ? [] : options.caseInsensitive ? foldedTrigrams(literals[0] as string) : [...new Set(literals.flatMap((text) => trigramsOf(Buffer.from(text, 'utf8'))))],
+    trigrams: literalText ? trigramQuery([pattern], options.caseInsensitive) : trigramQuery(alternatives(pattern).map(requiredLiterals), options.caseInsensitive),
   };
+}
+
+/** One trigram set per alternative; none at all when some alternative leaves no trigram to require. */
+function trigramQuery(alternativeLiterals: readonly (readonly string[])[], caseInsensitive: boolean): number[][] {
+  const sets = alternativeLiterals.map((literals) => {
+    if (literals.length === 0) return [];
+    if (caseInsensitive) return foldedTrigrams(literals[0] as string);
+    return [...new Set(literals.flatMap((text) => trigramsOf(Buffer.from(text, 'utf8'))))];
+  });
+  return sets.some((set) => set.length === 0) ? [] : sets;
+}
+
+/** The top-level alternatives of a pattern without groups or classes (`TODO|FIXME`); the pattern itself otherwise. */
+function alternatives(pattern: string): string[] {
+  if (!pattern.includes('|') || /[([]|\\Q/.test(pattern)) return [pattern];
+  const parts: string[] = [];
+  let start = 0;
+  for (let index = 0; index < pattern.length; index += 1) {
+    if (pattern[index] === '\\') index += 1;
+    else if (pattern[index] === '|') {
+      parts.push(pattern.slice(start, index));
+      start = index + 1;
+    }
+  }
+  parts.push(pattern.slice(start));
+  return parts;
 }
 
 /**
