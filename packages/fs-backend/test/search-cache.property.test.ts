@@ -41,6 +41,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 const query = fc.record({
   source: fc.constantFrom('alpha', 'Bravo', 'bravo', 'DELTA', 'echo golf', 'hotel\nalpha', 'ch.rlie', 'fox[a-z]+t', 'golf|hotel', 'zulu', 'ta'),
   caseInsensitive: fc.boolean(),
+  literal: fc.boolean(),
   mode: fc.constantFrom('files' as const, 'count' as const, 'content' as const),
   maxResults: fc.constantFrom(3, 100, 20_000),
 });
@@ -118,7 +119,7 @@ describe('a session that keeps file summaries answers as a fresh scan does (docs
               await sleep(RACY_MS + 5);
               const request: TreeSearchRequest = {
                 mode: asked.mode,
-                pattern: { source: asked.source, caseInsensitive: asked.caseInsensitive, multiline: asked.source.includes('\n') },
+                pattern: { source: asked.source, caseInsensitive: asked.caseInsensitive, literal: asked.literal, multiline: asked.source.includes('\n') },
                 maxResults: asked.maxResults,
                 maxLineChars: 200,
                 maxFileBytes: 1 << 20,

@@ -61,6 +61,7 @@ export class SearchCache {
   readonly #entries = new Map<number, Entry>();
   #bytes = 0;
   #evicted = 0;
+  #summaries = 0;
 
   constructor(options: SearchCacheOptions) {
     this.#budget = options.budget;
@@ -68,9 +69,9 @@ export class SearchCache {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Whether anything is kept: a walk asks for identities only then. */
-  get empty(): boolean {
-    return this.#entries.size === 0;
+  /** Whether any summary is kept: a walk asks for identities only then. */
+  get summarizing(): boolean {
+    return this.#summaries > 0;
   }
 
   get stats(): SearchCacheStats {
@@ -105,6 +106,7 @@ export class SearchCache {
       if (this.#reserve(summary.byteLength)) {
         entry.summary = summary;
         entry.nul = bytes.indexOf(0);
+        this.#summaries += 1;
       }
       this.#entries.set(identity.ino, entry);
       return;
@@ -121,6 +123,7 @@ export class SearchCache {
 
   #drop(ino: number, entry: Entry): void {
     this.#entries.delete(ino);
+    if (entry.summary !== undefined) this.#summaries -= 1;
     const bytes = ENTRY_BYTES + (entry.summary?.byteLength ?? 0);
     this.#bytes -= bytes;
     this.#budget.release(bytes);

@@ -65,7 +65,7 @@ export function compileSearchPattern(pattern: string, options: { caseInsensitive
     // Every literal keeps its prefilter, k and s (the Kelvin sign, the long s) and non-ASCII letters included.
     folded: options.caseInsensitive && literal !== undefined ? foldedLiteral(literal) : undefined,
     plain,
-    trigrams: literalText ? trigramQuery([pattern], options.caseInsensitive) : trigramQuery(alternatives(pattern).map(requiredLiterals), options.caseInsensitive),
+    trigrams: literalText ? trigramQuery([[pattern]], options.caseInsensitive) : trigramQuery(alternatives(pattern).map(requiredLiterals), options.caseInsensitive),
   };
 }
 

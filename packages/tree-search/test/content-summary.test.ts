@@ -20,6 +20,8 @@ describe('content summaries (docs/decisions/0036)', () => {
   it('skip a small file without the literal', () => {
     expect(skips('export function useState() {}\n', 'createElement', { caseInsensitive: false })).toBe(true);
     expect(skips('nothing here\n', 'TODO|FIXME', { caseInsensitive: false })).toBe(true);
+    expect(skips('TODO|FIXME\n', 'TODO|FIXME', { caseInsensitive: false, literal: true })).toBe(false);
+    expect(skips('TODO FIXME\n', 'TODO|FIXME', { caseInsensitive: true, literal: true })).toBe(true);
     expect(skips('a FIXME here\n', 'TODO|FIXME', { caseInsensitive: false })).toBe(false);
   });
 
