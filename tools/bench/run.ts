@@ -250,7 +250,7 @@ for (const row of rows) {
 
 if (wanted('warm') && hasRipgrep()) {
   log('running: warm, 20 searches through one MCP session against 20 rg processes, alternating');
-  lines.push(...(await warmSessionLines({ project, bin, corpus: await ensureCorpus(log), rounds: Math.max(1, Math.floor(runs / 2)), log })));
+  lines.push(...warmSessionLines({ project, bin, corpus: await ensureCorpus(log), rounds: Math.max(1, Math.floor(runs / 2)) }));
 }
 if (wanted('mcp')) {
   log(`running: mcp round trip, ${mcpCalls} sequential reads each`);

@@ -22,7 +22,7 @@ interface WarmResult {
   readonly first: number;
 }
 
-export async function warmSessionLines(options: { project: string; bin: string; corpus: Corpus; rounds: number; log: (line: string) => void }): Promise<string[]> {
+export function warmSessionLines(options: { project: string; bin: string; corpus: Corpus; rounds: number }): string[] {
   const { project, bin, corpus, rounds } = options;
   const stdout = execFileSync(
     process.execPath,

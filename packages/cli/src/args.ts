@@ -135,7 +135,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     memoryLimitBytes: byteSize('--memory-limit', single('--memory-limit')),
     maxBackground: positiveCount('--max-background', single('--max-background')),
     backgroundBufferBytes: byteSize('--background-buffer', single('--background-buffer'), { bytes: 1024, text: '1K' }),
-    searchCacheBytes: byteSize('--search-cache', single('--search-cache'), { bytes: 1024 ** 2, text: '1M' }),
+    searchCacheBytes: byteSize('--search-cache', single('--search-cache'), { bytes: 2 * 1024 ** 2, text: '2M' }),
     json: flags.has('--json'),
     artifacts: single('--artifacts'),
     changes: values.get('--change') ?? [],

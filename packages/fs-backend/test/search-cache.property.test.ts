@@ -107,7 +107,7 @@ describe('a session that keeps file summaries answers as a fresh scan does (docs
           const root = join(base, `run-${run}`);
           for (const directory of DIRECTORIES) await mkdir(join(root, directory), { recursive: true });
           for (const [path, content] of files) await writeFile(join(root, path), content);
-          const cached = new NodeFileSystem({ readWorkers: 2, searchCache: { maxBytes: 1 << 20, racyMs: RACY_MS } });
+          const cached = new NodeFileSystem({ readWorkers: 2, searchCache: { maxBytes: 8 << 20, racyMs: RACY_MS } });
           const fresh = new NodeFileSystem({ readWorkers: 1, searchCache: { maxBytes: 0 } });
           try {
             for (const [edits, asked] of steps) {

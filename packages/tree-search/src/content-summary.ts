@@ -34,22 +34,24 @@ export function summarize(bytes: Uint8Array): Int32Array {
   while (bits < length * 4 && bits < MAX_BITS) bits *= 2;
   const words = bits >>> 5;
   if (scratch.length < words) scratch = new Int32Array(words);
-  scratch.fill(0, 0, words);
+  const table = scratch;
+  const fold = FOLD;
+  table.fill(0, 0, words);
   const mask = bits - 1;
-  let trigram = 0;
-  for (let index = 0; index < length; index += 1) {
-    trigram = ((trigram << 8) | (FOLD[bytes[index] as number] as number)) & 0xffffff;
-    if (index < 2) continue;
-    const bit = mix(trigram) & mask;
-    scratch[bit >>> 5] = (scratch[bit >>> 5] as number) | (1 << (bit & 31));
+  let trigram = ((fold[bytes[0] ?? 0] as number) << 8) | (fold[bytes[1] ?? 0] as number);
+  for (let index = 2; index < length; index += 1) {
+    trigram = ((trigram << 8) | (fold[bytes[index] as number] as number)) & 0xffffff;
+    const mixed = Math.imul(trigram, 0x9e3779b1);
+    const bit = (mixed ^ (mixed >>> 15)) & mask;
+    table[bit >>> 5] = (table[bit >>> 5] as number) | (1 << bit);
   }
   let set = 0;
-  for (let word = 0; word < words; word += 1) set += popcount(scratch[word] as number);
+  for (let word = 0; word < words; word += 1) set += popcount(table[word] as number);
   let kept = MIN_BITS;
   while (kept < set * 2 && kept < bits) kept *= 2;
   const summary = new Int32Array(kept >>> 5);
   const keptMask = (kept >>> 5) - 1;
-  for (let word = 0; word < words; word += 1) summary[word & keptMask] = (summary[word & keptMask] as number) | (scratch[word] as number);
+  for (let word = 0; word < words; word += 1) summary[word & keptMask] = (summary[word & keptMask] as number) | (table[word] as number);
   return summary;
 }
 

@@ -25,10 +25,9 @@ export interface SearchCacheOptions {
 
 interface Entry {
   readonly identity: FileIdentity;
-  /** Undefined after the first read: a file is summarized on its second read with the same identity, so a one-off search pays nothing. */
-  summary: Int32Array | undefined;
+  readonly summary: Int32Array;
   /** The first NUL in the searched bytes, -1 for none: binary or not, for any sniff length. */
-  nul: number;
+  readonly nul: number;
 }
 
 /** Bytes an entry costs besides its summary: the objects and the map slot. */
@@ -47,6 +46,14 @@ function same(left: FileIdentity, right: FileIdentity): boolean {
   return left.ino === right.ino && left.dev === right.dev && left.size === right.size && left.mtimeMs === right.mtimeMs && left.ctimeMs === right.ctimeMs;
 }
 
+/** A hash of an identity, for the budget's set of files read once. */
+function hashOf(identity: FileIdentity): number {
+  const parts = [identity.ino, identity.ino / 2 ** 32, identity.dev, identity.size, identity.ctimeMs * 1000, identity.mtimeMs * 1000];
+  let hash = 0x811c9dc5;
+  for (const part of parts) hash = Math.imul(hash ^ (part | 0), 0x9e3779b1) ^ (hash >>> 15);
+  return hash;
+}
+
 /**
  * What one walker keeps between calls: per file (by inode), its identity
  * and content summary. Every answer is checked against the identity the
@@ -61,7 +68,6 @@ export class SearchCache {
   readonly #entries = new Map<number, Entry>();
   #bytes = 0;
   #evicted = 0;
-  #summaries = 0;
 
   constructor(options: SearchCacheOptions) {
     this.#budget = options.budget;
@@ -71,7 +77,7 @@ export class SearchCache {
 
   /** Whether any summary is kept: a walk asks for identities only then. */
   get summarizing(): boolean {
-    return this.#summaries > 0;
+    return this.#entries.size > 0;
   }
 
   get stats(): SearchCacheStats {
@@ -81,7 +87,7 @@ export class SearchCache {
   /** What the entry of a file with this identity tells a search for any of these trigram sets: `absent` and `binary` are sure, `unknown` means read it. */
   verdict(identity: FileIdentity, trigrams: readonly (readonly number[])[], sniffBytes: number): CachedVerdict {
     const entry = this.#entries.get(identity.ino);
-    if (entry?.summary === undefined || !same(entry.identity, identity)) return 'unknown';
+    if (entry === undefined || !same(entry.identity, identity)) return 'unknown';
     if (sniffBytes > 0 && entry.nul !== -1 && entry.nul < sniffBytes) return 'binary';
     const summary = entry.summary;
     return trigrams.some((set) => mayHold(summary, set)) ? 'unknown' : 'absent';
@@ -98,22 +104,12 @@ export class SearchCache {
       if (entry !== undefined) this.#drop(identity.ino, entry);
       return;
     }
-    if (entry !== undefined && same(entry.identity, identity)) {
-      if (entry.summary !== undefined) return;
-      const summary = summarize(bytes);
-      // Out of the map while room is made, so that it is not the oldest entry given up; back in as the newest.
-      this.#entries.delete(identity.ino);
-      if (this.#reserve(summary.byteLength)) {
-        entry.summary = summary;
-        entry.nul = bytes.indexOf(0);
-        this.#summaries += 1;
-      }
-      this.#entries.set(identity.ino, entry);
-      return;
-    }
+    if (entry !== undefined && same(entry.identity, identity)) return;
     if (entry !== undefined) this.#drop(identity.ino, entry);
-    if (!this.#reserve(ENTRY_BYTES)) return;
-    this.#entries.set(identity.ino, { identity, summary: undefined, nul: -1 });
+    if (!this.#budget.readBefore(hashOf(identity))) return;
+    const summary = summarize(bytes);
+    if (!this.#reserve(ENTRY_BYTES + summary.byteLength)) return;
+    this.#entries.set(identity.ino, { identity, summary, nul: bytes.indexOf(0) });
   }
 
   /** Reads began before this moment may be kept: a caller takes it just before opening a file. */
@@ -123,8 +119,7 @@ export class SearchCache {
 
   #drop(ino: number, entry: Entry): void {
     this.#entries.delete(ino);
-    if (entry.summary !== undefined) this.#summaries -= 1;
-    const bytes = ENTRY_BYTES + (entry.summary?.byteLength ?? 0);
+    const bytes = ENTRY_BYTES + entry.summary.byteLength;
     this.#bytes -= bytes;
     this.#budget.release(bytes);
   }

@@ -12,6 +12,11 @@ export interface SearchPattern {
   readonly requiredLiteral: string | undefined;
   /** Case-sensitive: more text every matching line contains, as UTF-8 bytes; a line without all of it is never handed to the engine. */
   readonly otherLiterals: readonly Buffer[];
+  /**
+   * Case-sensitive: the pattern is a choice of literals (`TODO|FIXME`), each
+   * without a line break: a line matches when it holds one of them.
+   */
+  readonly anyOf: readonly Buffer[] | undefined;
   /** Case-insensitive: the literal every matching line contains in some folded form, and the tests for it. */
   readonly folded: FoldedLiteral | undefined;
   /**
@@ -54,13 +59,16 @@ export function compileSearchPattern(pattern: string, options: { caseInsensitive
   const engine = () => (compiled ??= compileOrRefuse(source, flags));
   const literals = literalText ? (pattern === '' ? [] : [pattern]) : requiredLiterals(pattern);
   const literal = literals[0];
-  const plain = literal !== undefined && (literalText || literal === pattern) && !/[\r\n\uFEFF]/.test(literal);
+  const choices = literalText || options.caseInsensitive || multiline ? [pattern] : alternatives(pattern);
+  const anyOf = choices.length > 1 && choices.every((choice) => choice.length > 0 && !META.test(choice) && !/[\r\n\uFEFF\uD800-\uDFFF]/.test(choice)) ? choices.map((choice) => Buffer.from(choice, 'utf8')) : undefined;
+  const plain = anyOf !== undefined || (literal !== undefined && (literalText || literal === pattern) && !/[\r\n\uFEFF]/.test(literal));
   return {
     test: (line) => engine().test(line),
     testBytes: (line) => engine().test(line),
     multiline,
     spans: (text) => spansOf(engine(), text),
     requiredLiteral: options.caseInsensitive ? undefined : literal,
+    anyOf,
     otherLiterals: options.caseInsensitive ? [] : literals.slice(1).map((text) => Buffer.from(text, 'utf8')),
     // Every literal keeps its prefilter, k and s (the Kelvin sign, the long s) and non-ASCII letters included.
     folded: options.caseInsensitive && literal !== undefined ? foldedLiteral(literal) : undefined,
