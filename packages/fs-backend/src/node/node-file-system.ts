@@ -49,8 +49,9 @@ export class NodeFileSystem extends CheckedFileSystem {
       options.directoryHandles === 'never' ? { mode: 'paths', reason: 'turned off with directoryHandles: never' } : detectDirectoryHandles();
     const budget = options.searchCache?.budget ?? new CacheBudget({ maxBytes: options.searchCache?.maxBytes ?? SEARCH_CACHE_BYTES });
     const racyMs = options.searchCache?.racyMs;
-    const cache = budget.maxBytes === 0 ? undefined : { budget, ...(racyMs === undefined ? {} : { racyMs }) };
-    const workers = new WorkerPool({ size: options.readWorkers, mode: support.mode, cache: cache === undefined ? undefined : { budget: budget.shared, ...(racyMs === undefined ? {} : { racyMs }) } });
+    const shared = budget.shared;
+    const cache = shared === undefined ? undefined : { budget, ...(racyMs === undefined ? {} : { racyMs }) };
+    const workers = new WorkerPool({ size: options.readWorkers, mode: support.mode, cache: shared === undefined ? undefined : { budget: shared, ...(racyMs === undefined ? {} : { racyMs }) } });
     super(
       nodeHost(support.mode),
       new NodeLocker({ directory: options.lockDirectory ?? defaultLockDirectory(), staleMs: Math.max(2000, options.lockStaleMs ?? 10_000) }),
@@ -61,7 +62,7 @@ export class NodeFileSystem extends CheckedFileSystem {
     this.#workers = workers;
   }
 
-  /** Bytes the search caches hold now, of every file system sharing this one's budget. */
+  /** Bytes of summaries the search caches hold now, of every file system sharing this one's budget. */
   get searchCacheBytes(): number {
     return this.#budget.usedBytes;
   }

@@ -47,7 +47,7 @@ function identityAt(path: string): FileIdentity | undefined {
  */
 export function nodeSearchHost(options: { handles: boolean; cache?: SearchCacheOptions }): SearchHost {
   const buffer = new ReadBuffer();
-  const cache = options.cache === undefined || options.cache.budget.maxBytes === 0 ? undefined : new SearchCache(options.cache);
+  const cache = options.cache?.budget.shared === undefined ? undefined : new SearchCache(options.cache);
   return { open: (target, path) => openTarget(target, path, () => openRoot(target, options.handles, buffer)), ...(cache === undefined ? {} : { cache }) };
 }
 

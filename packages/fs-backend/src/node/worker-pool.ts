@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SearchWalkers, TaskBatch, WalkerEvents, WalkerRun, WireSpec, WireTask } from '@openwork/tree-search';
-import type { FromWorker, ToWorker } from '@openwork/tree-search/worker';
+import type { FromWorker, SharedSearchMemory, ToWorker } from '@openwork/tree-search/worker';
 // A build output (scripts/bundle-search-worker.ts), declared by worker-source.generated.d.ts.
 import { SEARCH_WORKER_SOURCE } from './worker-source.generated.js';
 
@@ -11,7 +11,7 @@ const CANCEL_GRACE_MS = 2000;
 /** What a worker thread is started with: its last mile, and the shared budget of its search cache when it keeps one (docs/decisions/0036). */
 export interface WorkerData {
   readonly handles: boolean;
-  readonly cacheBudget?: SharedArrayBuffer;
+  readonly cacheBudget?: SharedSearchMemory;
   readonly racyMs?: number;
 }
 
@@ -96,7 +96,7 @@ export interface WorkerPoolOptions {
   /** The last mile the workers walk: under /proc/self/fd, or lstat-checked paths (docs/decisions/0009). */
   readonly mode: 'handles' | 'paths';
   /** The search cache's shared budget and racy margin, none to keep nothing between calls. */
-  readonly cache?: { readonly budget: SharedArrayBuffer; readonly racyMs?: number } | undefined;
+  readonly cache?: { readonly budget: SharedSearchMemory; readonly racyMs?: number } | undefined;
 }
 
 /**

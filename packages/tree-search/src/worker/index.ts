@@ -5,7 +5,7 @@ export { SearchCache } from '../search-cache.ts';
 export { CacheBudget } from '../search-cache-budget.ts';
 export type { FileIdentity } from '../search-cache.ts';
 export type { SearchCacheOptions } from '../search-cache.ts';
-export type { SearchCacheStats } from '../search-cache.ts';
+export type { SharedSearchMemory } from '../search-cache-budget.ts';
 export type { FileRead } from '../search-directory.ts';
 export type { HeadDecision } from '../search-directory.ts';
 export type { SearchDirectory } from '../search-directory.ts';
