@@ -2,7 +2,7 @@
 // session of the built command and as `rg` processes, alternating, so that
 // the machine's load weighs on both alike.
 //   node warm-session.mjs '{"command": "node", "args": [...], "cwd": "...", "searches": [{"name", "tool", "arguments", "rg": [...]}], "rounds": 2}'
-// prints {"rows": [{name, ours, rg, oursCount, rgCount}], "oursTotal", "rgTotal", "rssKiB", "first"}.
+// prints {"rows": [{name, ours, rg, oursCount, rgCount}], "oursTotal", "rgTotal", "roundTotals", "rssKiB", "first"}.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -58,8 +58,11 @@ async function ours(search) {
 }
 
 const rows = spec.searches.map((search) => ({ name: search.name, ours: [], rg: [], oursCount: 0, rgCount: 0 }));
+const roundTotals = [];
 let first;
 for (let round = 0; round < rounds; round += 1) {
+  const total = { ours: 0, rg: 0 };
+  roundTotals.push(total);
   for (const [index, search] of spec.searches.entries()) {
     const row = rows[index];
     // Alternating which side goes first, search by search.
@@ -70,6 +73,8 @@ for (let round = 0; round < rounds; round += 1) {
     first ??= mine.ms;
     row.ours.push(mine.ms);
     row.rg.push(later.ms);
+    total.ours += mine.ms;
+    total.rg += later.ms;
     row.oursCount = mine.count;
     row.rgCount = later.count;
   }
@@ -82,6 +87,7 @@ console.log(
     rows: rows.map((row) => ({ ...row, ours: sum(row.ours) / rounds, rg: sum(row.rg) / rounds })),
     oursTotal: sum(rows.map((row) => sum(row.ours))) / rounds,
     rgTotal: sum(rows.map((row) => sum(row.rg))) / rounds,
+    roundTotals,
     rssAtStartKiB: rssAtStart,
     rssKiB: rssAtEnd,
     first,

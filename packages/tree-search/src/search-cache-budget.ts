@@ -106,12 +106,16 @@ export class CacheBudget {
     return Atomics.load(this.#header, 4);
   }
 
-  /** Marks a file as read; whether it was read before, by any walker sharing the budget. */
+  /** Marks a file as read; whether it was read before, by any walker sharing the budget (two bits of its identity's hash, so that few files are taken for read before when they were not). */
   readBefore(identity: FileIdentity): boolean {
     if (this.#memory === undefined) return false;
-    const bit = hashOf(identity) % SEEN_BITS;
-    const mask = 1 << (bit & 31);
-    return (Atomics.or(this.#seen, bit >>> 5, mask) & mask) !== 0;
+    const hash = hashOf(identity);
+    const first = hash % SEEN_BITS;
+    const second = (Math.imul(hash, 0x85ebca6b) >>> 0) % SEEN_BITS;
+    const firstMask = 1 << (first & 31);
+    const secondMask = 1 << (second & 31);
+    const before = (Atomics.or(this.#seen, first >>> 5, firstMask) & firstMask) !== 0;
+    return (Atomics.or(this.#seen, second >>> 5, secondMask) & secondMask) !== 0 && before;
   }
 
   #slotOf(identity: FileIdentity, probe: number): number {

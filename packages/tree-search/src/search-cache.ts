@@ -36,6 +36,9 @@ export class SearchCache {
   readonly #budget: CacheBudget;
   readonly #racyMs: number;
   readonly #now: () => number;
+  #search: object | undefined;
+  #lookups = 0;
+  #found = 0;
 
   constructor(options: SearchCacheOptions) {
     this.#budget = options.budget;
@@ -43,15 +46,27 @@ export class SearchCache {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Whether any summary is kept: a walk asks for identities only then. */
-  get summarizing(): boolean {
-    return this.#budget.usedBytes > 0;
+  /**
+   * Whether a walk of this search should ask for files' identities: while
+   * summaries are kept, and as long as at least one lookup in ten of this
+   * search finds one (a search over files mostly never summarized, or the
+   * first of a session, stops paying an lstat per file).
+   */
+  worthAsking(search: object): boolean {
+    if (search !== this.#search) {
+      this.#search = search;
+      this.#lookups = 0;
+      this.#found = 0;
+    }
+    return this.#budget.usedBytes > 0 && (this.#lookups < 256 || this.#found * 10 >= this.#lookups);
   }
 
   /** What the summary of a file with this identity tells a search for any of these trigram sets: `absent` and `binary` are sure, `unknown` means read it. */
   verdict(identity: FileIdentity, trigrams: readonly (readonly number[])[], sniffBytes: number): CachedVerdict {
     const kept = this.#budget.summaryOf(identity);
+    this.#lookups += 1;
     if (kept === undefined) return 'unknown';
+    this.#found += 1;
     if (sniffBytes > 0 && kept.nul !== -1 && kept.nul < sniffBytes) return 'binary';
     return trigrams.some((set) => mayHold(kept.summary, set)) ? 'unknown' : 'absent';
   }

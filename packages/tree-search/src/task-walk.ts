@@ -265,7 +265,7 @@ export class TaskWalk {
   #searchFile(directory: SearchDirectory, name: string, display: string): void {
     const spec = this.#spec.wire;
     const cache = this.#cache;
-    if (cache !== undefined && cache.summarizing && this.#cachedVerdict(cache, directory, name, display)) return;
+    if (cache !== undefined && cache.worthAsking(this.#spec) && this.#cachedVerdict(cache, directory, name, display)) return;
     const readAt = cache?.now() ?? 0;
     const read = directory.readFile(name, spec.maxFileBytes, this.#decide);
     if (!read.ok) {
