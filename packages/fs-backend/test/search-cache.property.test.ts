@@ -95,7 +95,8 @@ describe('a session that keeps file summaries answers as a fresh scan does (docs
     await rm(base, { recursive: true, force: true });
   });
 
-  it('after random creates, removes, same-size rewrites with the mtime set back, renames and ignore-file changes', { timeout: 60_000 }, async () => {
+  // Both last miles (docs/decisions/0009): names under /proc/self/fd, and lstat-checked paths.
+  it.each(['auto', 'never'] as const)('after random creates, removes, same-size rewrites with the mtime set back, renames and ignore-file changes (directoryHandles: %s)', { timeout: 60_000 }, async (directoryHandles) => {
     let run = 0;
     let kept = 0;
     await fc.assert(
@@ -104,10 +105,10 @@ describe('a session that keeps file summaries answers as a fresh scan does (docs
         fc.array(fc.tuple(fc.array(edit, { maxLength: 4 }), query), { minLength: 3, maxLength: 6 }),
         async (files, steps) => {
           run += 1;
-          const root = join(base, `run-${run}`);
+          const root = join(base, `${directoryHandles}-${run}`);
           for (const directory of DIRECTORIES) await mkdir(join(root, directory), { recursive: true });
           for (const [path, content] of files) await writeFile(join(root, path), content);
-          const cached = new NodeFileSystem({ readWorkers: 2, searchCache: { maxBytes: 8 << 20, racyMs: RACY_MS } });
+          const cached = new NodeFileSystem({ readWorkers: 2, directoryHandles, searchCache: { maxBytes: 8 << 20, racyMs: RACY_MS } });
           const fresh = new NodeFileSystem({ readWorkers: 1, searchCache: { maxBytes: 0 } });
           try {
             for (const [edits, asked] of steps) {
@@ -139,7 +140,7 @@ describe('a session that keeps file summaries answers as a fresh scan does (docs
           }
         },
       ),
-      { numRuns: 12 },
+      { numRuns: 8 },
     );
     // The cache held something: the property was checked against kept summaries, not only against scans.
     expect(kept).toBeGreaterThan(0);
