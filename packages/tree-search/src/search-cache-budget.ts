@@ -8,11 +8,15 @@ const SLOT_INTS = 5;
 /** And its identity: ino, dev, size, mtime, ctime. */
 const SLOT_FLOATS = 5;
 const SLOT_BYTES = SLOT_INTS * 4 + SLOT_FLOATS * 8;
+/** After the ring goes round, no summary is written for this long: a budget too small for the tree builds one lap of summaries a minute, not one per search. */
+const PAUSE_SECONDS = 60;
+/** Seconds are counted from here, so that they fit 32 bits for long. */
+const EPOCH_SECONDS = 1_700_000_000;
 /** One slot for every this many bytes of the budget, at most 2^18. */
 const BYTES_PER_SLOT = 1024;
 /** Slots looked at for one inode before the first of them is taken over. */
 const PROBES = 8;
-/** header: [unused, arena words allocated in this lap, arena words, slots, laps of the arena]. */
+/** header: [the second the ring last went round, arena words allocated in this lap, arena words, slots, laps of the arena]. */
 const HEADER_INTS = 5;
 
 /** What the budget's threads share: every buffer is shared memory. */
@@ -106,6 +110,16 @@ export class CacheBudget {
     return Atomics.load(this.#header, 4);
   }
 
+  /**
+   * Whether a summary may be written now: not within a minute of the ring
+   * going round, so that a budget the tree's summaries do not fit costs a
+   * lap of summarizing a minute, and its searches are otherwise the scan.
+   */
+  admitting(nowMs: number): boolean {
+    if (this.#memory === undefined) return false;
+    return Atomics.load(this.#header, 4) === 0 || Math.floor(nowMs / 1000) - EPOCH_SECONDS - Atomics.load(this.#header, 0) >= PAUSE_SECONDS;
+  }
+
   /** Marks a file as read; whether it was read before, by any walker sharing the budget (two bits of its identity's hash, so that few files are taken for read before when they were not). */
   readBefore(identity: FileIdentity): boolean {
     if (this.#memory === undefined) return false;
@@ -150,9 +164,9 @@ export class CacheBudget {
   }
 
   /** Keeps a summary for this identity; false when it was not kept (another thread was writing its slot). */
-  keep(identity: FileIdentity, summary: Int32Array, nul: number): boolean {
+  keep(identity: FileIdentity, summary: Int32Array, nul: number, nowMs: number = Date.now()): boolean {
     if (this.#memory === undefined || summary.length > (this.#header[2] as number)) return false;
-    const offset = this.#allocate(summary.length);
+    const offset = this.#allocate(summary.length, nowMs);
     this.#arena.set(summary, offset);
     let target = this.#slotOf(identity, 0);
     for (let probe = 0; probe < PROBES; probe += 1) {
@@ -175,14 +189,17 @@ export class CacheBudget {
   }
 
   /** Words of the ring for a summary: after the last allocation, or from the start again when they do not fit before its end. */
-  #allocate(words: number): number {
+  #allocate(words: number, nowMs: number): number {
     const capacity = this.#header[2] as number;
     for (;;) {
       const current = Atomics.load(this.#header, 1);
       const wraps = current + words > capacity;
       const start = wraps ? 0 : current;
       if (Atomics.compareExchange(this.#header, 1, current, start + words) === current) {
-        if (wraps) Atomics.add(this.#header, 4, 1);
+        if (wraps) {
+          Atomics.add(this.#header, 4, 1);
+          Atomics.store(this.#header, 0, Math.floor(nowMs / 1000) - EPOCH_SECONDS);
+        }
         return start;
       }
     }

@@ -78,9 +78,9 @@ export class SearchCache {
    */
   record(identity: FileIdentity, bytes: Uint8Array, readAt: number): void {
     if (identity.ctimeMs >= readAt - this.#racyMs || identity.mtimeMs >= readAt - this.#racyMs) return;
-    if (!this.#budget.readBefore(identity)) return;
+    if (!this.#budget.readBefore(identity) || !this.#budget.admitting(readAt)) return;
     if (this.#budget.summaryOf(identity) !== undefined) return;
-    this.#budget.keep(identity, summarize(bytes), bytes.indexOf(0));
+    this.#budget.keep(identity, summarize(bytes), bytes.indexOf(0), readAt);
   }
 
   /** Reads began before this moment may be kept: a caller takes it just before opening a file. */

@@ -22,10 +22,15 @@ describe('the shared summaries of a server (docs/decisions/0036)', () => {
   it('never hand out a summary the ring wrote over: the oldest go, each answer is what was kept for that file', () => {
     const budget = new CacheBudget({ maxBytes: 4 << 20 });
     const kept = new Map<number, Int32Array>();
+    const now = Date.now();
+    expect(budget.admitting(now)).toBe(true);
     for (let ino = 1; budget.laps < 1; ino += 1) {
       const summary = new Int32Array(256 + ((ino * 7919) % 512)).map((_, index) => Math.imul(ino, 0x9e3779b1) ^ index);
-      if (budget.keep(identity(ino), summary, -1)) kept.set(ino, summary);
+      if (budget.keep(identity(ino), summary, -1, now)) kept.set(ino, summary);
     }
+    // Gone round: a minute without summaries, so that a tree too large for the budget costs a lap a minute, not one per search.
+    expect(budget.admitting(now + 1000)).toBe(false);
+    expect(budget.admitting(now + 61_000)).toBe(true);
     let answered = 0;
     for (const [ino, summary] of kept) {
       const found = budget.summaryOf(identity(ino));
