@@ -3,8 +3,9 @@
 // from the packages as built and installed from their tarballs; then the
 // command corpus: how often bash commands real agents ran go without asking,
 // per label and per source (`pnpm bench:commands` prints only that part).
-//   pnpm bench [--runs N] [--only prefix,prefix] [--calls N]   (--only commands: the corpus alone; --only one-cpu: the one-CPU survival run;
-//   --only http: the MCP round trip over HTTP against the SDK's bare HTTP server)
+//   pnpm bench [--runs N] [--only prefix,prefix] [--calls N] [--installed DIR]   (--only commands: the corpus alone; --only one-cpu: the one-CPU survival run;
+//   --only http: the MCP round trip over HTTP against the SDK's bare HTTP server; --only warm: the warm MCP session against rg alone;
+//   --installed: the project a previous run installed, nothing built)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { packAndInstall } from '@openwork/package-check';
 import { cacheDirectory, ensureCorpus, ensureIgnoredLogTrees, makeIgnoredFilesTree } from './corpus.ts';
 import { median, mib, ms, percentile, ratio } from './stats.ts';
+import { warmSessionLines } from './warm-report.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -23,6 +25,7 @@ const flag = (name: string) => {
 const runs = Number(flag('--runs') ?? 5);
 const mcpCalls = Number(flag('--calls') ?? 1000);
 const only = flag('--only')?.split(',');
+const installed = flag('--installed');
 const wanted = (name: string) => only === undefined || only.some((prefix) => name.startsWith(prefix));
 const log = (line: string) => console.error(`# ${line}`);
 const repository = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,6 +36,9 @@ interface Measurement {
   readonly maxRssKiB: number;
   readonly summary: string;
 }
+
+/** The scripts the bench runs inside the installed project. */
+const SCRIPTS = ['measure.mjs', 'mcp-latency.mjs', 'http-latency.mjs', 'bare-http-server.mjs', 'bounds.mjs', 'one-cpu.mjs', 'warm-session.mjs'];
 
 /** Builds every package and installs the tarballs (and the reference MCP server) into a fresh project. */
 async function install(): Promise<string> {
@@ -47,7 +53,7 @@ async function install(): Promise<string> {
   await mkdir(base, { recursive: true });
   log(`installing the tarballs into ${base}`);
   const { project } = await packAndInstall(base, ['@modelcontextprotocol/server-filesystem@2026.8.31', '@modelcontextprotocol/sdk@^1.32.2']);
-  for (const script of ['measure.mjs', 'mcp-latency.mjs', 'http-latency.mjs', 'bare-http-server.mjs', 'bounds.mjs', 'one-cpu.mjs']) await copyFile(join(here, script), join(project, script));
+  for (const script of SCRIPTS) await copyFile(join(here, script), join(project, script));
   return project;
 }
 
@@ -115,7 +121,9 @@ if (commandsOnly) {
   process.exit(0);
 }
 
-const project = await install();
+const project = installed ?? (await install());
+// A project installed before gets the scripts as they are now.
+if (installed !== undefined) for (const script of SCRIPTS) await copyFile(join(here, script), join(project, script));
 const bin = join(project, 'node_modules', '@openwork', 'cli', 'dist', 'openwork-tools.js');
 
 /** Starts an MCP server over HTTP with node and waits for the address it prints to stderr. */
@@ -259,6 +267,10 @@ for (const row of rows) {
   );
 }
 
+if (wanted('warm') && hasRipgrep()) {
+  log('running: warm, 20 searches through one MCP session against 20 rg processes, alternating');
+  lines.push(...warmSessionLines({ project, bin, corpus: await ensureCorpus(log), rounds: Math.max(1, Math.floor(runs / 2)) }));
+}
 if (wanted('mcp')) {
   log(`running: mcp round trip, ${mcpCalls} sequential reads each`);
   const directory = join(cacheDirectory(), 'mcp-read');

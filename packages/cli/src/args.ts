@@ -29,6 +29,8 @@ export interface CliOptions {
   readonly maxBackground: number | undefined;
   /** `mcp --background-buffer SIZE`: unread bytes kept per stream of a background command, head and tail together (default 1M). */
   readonly backgroundBufferBytes: number | undefined;
+  /** `mcp --search-cache SIZE`: the memory the server's searches keep between calls, all sessions together (default 256M). */
+  readonly searchCacheBytes: number | undefined;
   readonly json: boolean;
   readonly artifacts: string | undefined;
   readonly changes: readonly string[];
@@ -59,7 +61,7 @@ export interface TerminalOptions {
 }
 
 const SUBCOMMANDS: readonly Subcommand[] = ['tools', 'call', 'undo', 'mcp', 'doctor'];
-const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project', '--pass-env', '--memory-limit', '--max-background', '--background-buffer']);
+const VALUED = new Set(['--cwd', '--root', '--read-root', '--skills-root', '--mode', '--allow', '--timeout-ms', '--artifacts', '--change', '--columns', '--rows', '--http', '--allow-origin', '--trust-project', '--pass-env', '--memory-limit', '--max-background', '--background-buffer', '--search-cache']);
 const BOOLEAN = new Set(['--trust-journal', '--yes', '--json', '--progress', '--pty', '--help', '-h', '--version']);
 /** The largest size a terminal's window size (two 16-bit fields) can hold. */
 const MAX_TERMINAL_SIZE = 65_535;
@@ -135,6 +137,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     memoryLimitBytes: byteSize('--memory-limit', single('--memory-limit')),
     maxBackground: positiveCount('--max-background', single('--max-background')),
     backgroundBufferBytes: byteSize('--background-buffer', single('--background-buffer'), { bytes: 1024, text: '1K' }),
+    searchCacheBytes: byteSize('--search-cache', single('--search-cache'), { bytes: 2 * 1024 ** 2, text: '2M' }),
     json: flags.has('--json'),
     artifacts: single('--artifacts'),
     changes: values.get('--change') ?? [],
@@ -243,6 +246,7 @@ function defaults(): CliOptions {
     memoryLimitBytes: undefined,
     maxBackground: undefined,
     backgroundBufferBytes: undefined,
+    searchCacheBytes: undefined,
     json: false,
     artifacts: undefined,
     changes: [],

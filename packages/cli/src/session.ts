@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { BackgroundCommands, ChangeQueue, DEFAULT_LIMITS, ReadLedger, type BuiltinSession } from '@openwork/builtin-tools';
-import { NodeFileSystem } from '@openwork/fs-backend/node';
+import { CacheBudget, NodeFileSystem, SEARCH_CACHE_BYTES } from '@openwork/fs-backend/node';
 import { PathGuard } from '@openwork/path-guard';
 import { passThroughVariables } from '@openwork/permission-policy';
 import type { ProcessBackend } from '@openwork/process-backend';
@@ -58,6 +58,9 @@ export interface HostOptions {
   readonly background?: boolean;
 }
 
+/** The memory every search cache of this process shares (docs/decisions/0036). */
+let serverSearchCache: CacheBudget | undefined;
+
 export async function createHost(options: CliOptions, hostOptions: HostOptions = {}): Promise<CommandHost> {
   const pipes = new PipeProcessBackend();
   let processes: ProcessBackend = pipes;
@@ -80,7 +83,9 @@ export async function createHost(options: CliOptions, hostOptions: HostOptions =
             return pty;
           }));
   const background = hostOptions.background === true ? new BackgroundCommands({ ...backgroundLimits(options), terminal: openTerminal }) : undefined;
-  const filesystem = new NodeFileSystem();
+  // docs/contract.md §6: one budget for what every session's searches keep, whatever the number of sessions.
+  serverSearchCache ??= new CacheBudget({ maxBytes: options.searchCacheBytes ?? SEARCH_CACHE_BYTES });
+  const filesystem = new NodeFileSystem({ searchCache: { budget: serverSearchCache } });
   return {
     filesystem,
     processes,

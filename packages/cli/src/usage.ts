@@ -42,6 +42,7 @@ const FLAGS: readonly Flag[] = [
   { usage: '--memory-limit SIZE', meaning: "each bash command's own memory limit (512M, 2G), where the host has a memory cgroup; default a quarter of what the session's commands share, at most 4G", on: RUNNING },
   { usage: '--max-background N', meaning: 'background commands (bash runInBackground) a session may hold at once; default 8', on: ['mcp'] },
   { usage: '--background-buffer SIZE', meaning: 'unread output kept per stream of a background command, start and end together (256K, 4M); default 1M', on: ['mcp'] },
+  { usage: '--search-cache SIZE', meaning: 'memory the server keeps between searches (file summaries), all sessions together (64M, 1G); default 256M', on: ['mcp'] },
   { usage: '--json', meaning: 'print JSON: the definitions, the ToolResult, the undo report or the host report', on: ['tools', 'call', 'undo', 'doctor'] },
   { usage: '--artifacts FILE', meaning: 'call, mcp: append each change (with its original) to FILE, for undo; undo: the journal to undo from', on: ['call', 'undo', 'mcp'] },
   { usage: '--change ID', meaning: 'undo only this change (repeatable); default: every change, newest first', on: ['undo'] },

@@ -9,7 +9,7 @@ import { hostModules, importGraph } from './fixtures/import-graph.ts';
 describe('@openwork/fs-backend public API', () => {
   it('pins the runtime exports of every subpath', () => {
     expect(Object.keys(root).sort()).toEqual([]);
-    expect(Object.keys(node).sort()).toEqual(['NodeFileSystem']);
+    expect(Object.keys(node).sort()).toEqual(['CacheBudget', 'NodeFileSystem', 'SEARCH_CACHE_BYTES']);
     expect(Object.keys(memory).sort()).toEqual(['MemoryFileSystem']);
     expect(Object.keys(contractSuite).sort()).toEqual(['describeFileSystemContract']);
   });

@@ -1,6 +1,7 @@
 import type { SearchPattern } from './search-pattern.ts';
 import { MAX_SPAN_BYTES, type SearchLine, type SearchLineMatch, type TreeSearchHit } from './search-types.ts';
 import { utf16Order } from './utf16-text.ts';
+import { literalFinder } from './literal-finder.ts';
 
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
@@ -33,24 +34,27 @@ export function matchFile(bytes: Buffer, path: string, spec: MatcherSpec, add: A
   const { pattern } = spec;
   const literal = pattern.requiredLiteral === undefined ? undefined : Buffer.from(pattern.requiredLiteral, 'utf8');
   if (literal !== undefined && bytes.indexOf(literal) === -1) return;
+  if (pattern.anyOf !== undefined && !pattern.anyOf.some((other) => bytes.indexOf(other) !== -1)) return;
   if (pattern.otherLiterals.some((other) => bytes.indexOf(other) === -1)) return;
   if (pattern.folded !== undefined && !pattern.folded.inBytes(bytes)) return;
   if (pattern.multiline) {
     searchMultiline(bytes, path, spec, add);
     return;
   }
+  // The lines worth a look: those holding the literal, or one of the alternatives of a pattern that is a choice of literals.
+  const byLiteral = literal !== undefined && !literal.includes(NEWLINE) ? literal : pattern.anyOf;
   if (spec.mode !== 'content') {
     const firstOnly = spec.mode === 'files';
     const count =
-      literal !== undefined && !literal.includes(NEWLINE)
-        ? countMatchingLines(bytes, literal, pattern, { plain: pattern.plain, firstOnly })
+      byLiteral !== undefined
+        ? countMatchingLines(bytes, byLiteral, pattern, { plain: pattern.plain, firstOnly })
         : pattern.folded !== undefined && pattern.plain && firstOnly
           ? 1
           : countDecodedLines(bytes, pattern, firstOnly);
     if (count > 0) add(spec.mode === 'count' ? { path, count } : { path });
     return;
   }
-  if (literal !== undefined && !literal.includes(NEWLINE)) scanContent(bytes, literal, path, spec, add);
+  if (byLiteral !== undefined) scanContent(bytes, byLiteral, path, spec, add);
   else searchDecoded(bytes, path, spec, add);
 }
 
@@ -103,15 +107,17 @@ export function keptLine(line: number, text: string, maxLineChars: number): Sear
  * hold the literal are decoded and tested, and when the pattern is that
  * literal, not even those.
  */
-export function countMatchingLines(buffer: Buffer, literal: Buffer, pattern: SearchPattern, options: { plain: boolean; firstOnly: boolean }): number {
+export function countMatchingLines(buffer: Buffer, literal: Buffer | readonly Buffer[], pattern: SearchPattern, options: { plain: boolean; firstOnly: boolean }): number {
+  const find = literalFinder(buffer, literal);
   const textStart = textStartOf(buffer);
   let count = 0;
   let from = textStart;
   while (from < buffer.length) {
-    const at = buffer.indexOf(literal, from);
+    const at = find(from);
     if (at === -1) break;
     const start = at === 0 ? textStart : Math.max(textStart, buffer.lastIndexOf(NEWLINE, at - 1) + 1);
-    const newline = buffer.indexOf(NEWLINE, at + literal.length);
+    // A literal here holds no newline: the line ends at the first one from where it starts.
+    const newline = buffer.indexOf(NEWLINE, at);
     const end = newline === -1 ? buffer.length : newline;
     if (options.plain || (holdsAll(buffer, start, end, pattern.otherLiterals) && pattern.testBytes(lineBytes(buffer, start, end)))) {
       count += 1;
@@ -175,7 +181,8 @@ function range(start: number, end: number): number[] {
  * newlines on the way, and only the lines that hold the literal, with their
  * context, are decoded; the rest of the file never becomes a string.
  */
-function scanContent(bytes: Buffer, literal: Buffer, path: string, spec: MatcherSpec, add: AddHit): void {
+function scanContent(bytes: Buffer, literal: Buffer | readonly Buffer[], path: string, spec: MatcherSpec, add: AddHit): void {
+  const find = literalFinder(bytes, literal);
   const { maxLineChars, pattern } = spec;
   const context = contextOf(spec);
   const textStart = textStartOf(bytes);
@@ -189,13 +196,13 @@ function scanContent(bytes: Buffer, literal: Buffer, path: string, spec: Matcher
   let lineStart = textStart;
   let from = textStart;
   while (from < length) {
-    const at = bytes.indexOf(literal, from);
+    const at = find(from);
     if (at === -1) return;
     for (let end = endOf(lineStart); end < at; end = endOf(lineStart)) {
       lineNumber += 1;
       lineStart = end + 1;
     }
-    const lineEnd = endOf(at + literal.length);
+    const lineEnd = endOf(at);
     // Only a matching line is decoded: the engine reads the bytes.
     if (pattern.plain || (holdsAll(bytes, lineStart, lineEnd, pattern.otherLiterals) && pattern.testBytes(lineBytes(bytes, lineStart, lineEnd)))) {
       const text = lineText(bytes, lineStart, lineEnd);

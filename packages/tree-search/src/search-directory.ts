@@ -1,4 +1,5 @@
 import type { EntryKind } from '@openwork/path-guard';
+import type { FileIdentity, SearchCache } from './search-cache.ts';
 import type { WireTarget } from './search-wire.ts';
 
 export interface SearchEntry {
@@ -13,7 +14,7 @@ export interface SearchEntry {
  * they already decided what the search wanted to know.
  */
 export type FileRead =
-  | { readonly ok: true; readonly bytes: Buffer; readonly settled?: true }
+  | { readonly ok: true; readonly bytes: Buffer; readonly settled?: true; readonly identity?: FileIdentity }
   | { readonly ok: false; readonly reason: 'tooLarge' | 'gone' | 'unreadable' };
 
 /** Bytes read first from a larger file, for a search that may learn all it needs from them (a file with a match). */
@@ -53,6 +54,13 @@ export interface SearchDirectory {
    * Whatever it says, only the guard decides whether a symlink is followed.
    */
   linkTarget(name: string): EntryKind | undefined;
+  /**
+   * The entry's identity now, without following a symlink (lstat): what a
+   * walker with a cache (docs/decisions/0036) checks its entry against;
+   * undefined when it cannot tell. A file system without a cache need not
+   * answer.
+   */
+  identify?(name: string): FileIdentity | undefined;
   /** Idempotent; never throws. */
   close(): void;
 }
@@ -66,6 +74,8 @@ export interface SearchHost {
    * SearchOpenError when something changed, or an errno error.
    */
   open(target: WireTarget, path: string): SearchDirectory;
+  /** What this walker keeps between calls, when it keeps anything (docs/decisions/0036). */
+  readonly cache?: SearchCache;
 }
 
 /** A change the walk refused: the root is not the session's, or a directory on the way was replaced. */

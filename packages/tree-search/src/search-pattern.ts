@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 import { ToolError } from '@openwork/tool-contract';
-import { foldedLiteral, type FoldedLiteral } from './case-fold.ts';
+import { foldedLiteral, foldVariants, type FoldedLiteral } from './case-fold.ts';
+import { trigramsOf } from './content-summary.ts';
 
 /** A compiled grep pattern: the linear-time matcher and the literal every matching line holds. */
 export interface SearchPattern {
@@ -11,6 +12,11 @@ export interface SearchPattern {
   readonly requiredLiteral: string | undefined;
   /** Case-sensitive: more text every matching line contains, as UTF-8 bytes; a line without all of it is never handed to the engine. */
   readonly otherLiterals: readonly Buffer[];
+  /**
+   * Case-sensitive: the pattern is a choice of literals (`TODO|FIXME`), each
+   * without a line break: a line matches when it holds one of them.
+   */
+  readonly anyOf: readonly Buffer[] | undefined;
   /** Case-insensitive: the literal every matching line contains in some folded form, and the tests for it. */
   readonly folded: FoldedLiteral | undefined;
   /**
@@ -24,6 +30,12 @@ export interface SearchPattern {
   readonly multiline: boolean;
   /** multiline: the [start, end) UTF-16 offsets of each match in the text, in order, left to right. */
   readonly spans: (text: string) => Iterable<readonly [number, number]>;
+  /**
+   * Trigrams (content-summary.ts), ASCII folded: a file with a match holds
+   * every trigram of at least one of these sets (one set per top-level
+   * alternative); empty when nothing is known.
+   */
+  readonly trigrams: readonly (readonly number[])[];
 }
 
 const META = /[\\.^$|?*+()[\]{}]/;
@@ -47,18 +59,68 @@ export function compileSearchPattern(pattern: string, options: { caseInsensitive
   const engine = () => (compiled ??= compileOrRefuse(source, flags));
   const literals = literalText ? (pattern === '' ? [] : [pattern]) : requiredLiterals(pattern);
   const literal = literals[0];
-  const plain = literal !== undefined && (literalText || literal === pattern) && !/[\r\n\uFEFF]/.test(literal);
+  const choices = literalText || options.caseInsensitive || multiline ? [pattern] : alternatives(pattern);
+  const anyOf = choices.length > 1 && choices.every((choice) => choice.length > 0 && !META.test(choice) && !/[\r\n\uFEFF\uD800-\uDFFF]/.test(choice)) ? choices.map((choice) => Buffer.from(choice, 'utf8')) : undefined;
+  const plain = anyOf !== undefined || (literal !== undefined && (literalText || literal === pattern) && !/[\r\n\uFEFF]/.test(literal));
   return {
     test: (line) => engine().test(line),
     testBytes: (line) => engine().test(line),
     multiline,
     spans: (text) => spansOf(engine(), text),
     requiredLiteral: options.caseInsensitive ? undefined : literal,
+    anyOf,
     otherLiterals: options.caseInsensitive ? [] : literals.slice(1).map((text) => Buffer.from(text, 'utf8')),
     // Every literal keeps its prefilter, k and s (the Kelvin sign, the long s) and non-ASCII letters included.
     folded: options.caseInsensitive && literal !== undefined ? foldedLiteral(literal) : undefined,
     plain,
+    trigrams: literalText ? trigramQuery([[pattern]], options.caseInsensitive) : trigramQuery(alternatives(pattern).map(requiredLiterals), options.caseInsensitive),
   };
+}
+
+/** One trigram set per alternative; none at all when some alternative leaves no trigram to require. */
+function trigramQuery(alternativeLiterals: readonly (readonly string[])[], caseInsensitive: boolean): number[][] {
+  const sets = alternativeLiterals.map((literals) => {
+    if (literals.length === 0) return [];
+    if (caseInsensitive) return foldedTrigrams(literals[0] as string);
+    return [...new Set(literals.flatMap((text) => trigramsOf(Buffer.from(text, 'utf8'))))];
+  });
+  return sets.some((set) => set.length === 0) ? [] : sets;
+}
+
+/** The top-level alternatives of a pattern without groups or classes (`TODO|FIXME`); the pattern itself otherwise. */
+function alternatives(pattern: string): string[] {
+  if (!pattern.includes('|') || /[([]|\\Q/.test(pattern)) return [pattern];
+  const parts: string[] = [];
+  let start = 0;
+  for (let index = 0; index < pattern.length; index += 1) {
+    if (pattern[index] === '\\') index += 1;
+    else if (pattern[index] === '|') {
+      parts.push(pattern.slice(start, index));
+      start = index + 1;
+    }
+  }
+  parts.push(pattern.slice(start));
+  return parts;
+}
+
+/**
+ * The trigrams a case-insensitive literal is sure to leave in a file: those
+ * of its runs of characters whose every folded form is ASCII (not `k` or
+ * `s`, which the Kelvin sign and the long s also match, nor `é`).
+ */
+function foldedTrigrams(literal: string): number[] {
+  const found = new Set<number>();
+  let run = '';
+  const endRun = () => {
+    for (const trigram of trigramsOf(Buffer.from(run, 'latin1'))) found.add(trigram);
+    run = '';
+  };
+  for (const char of literal) {
+    if (foldVariants(char).every((form) => form.charCodeAt(0) < 0x80 && form.length === 1)) run += char;
+    else endRun();
+  }
+  endRun();
+  return [...found];
 }
 
 /** Every RE2 metacharacter escaped: the pattern that matches the text as it is. */

@@ -7,6 +7,7 @@ import { join, newFrame, partOf, type Frame, type SortedEntry } from './walk-fra
 import { hitWeight } from './hit-weight.ts';
 import { SearchOpenError, type SearchDirectory, type SearchEntry, type SearchHost } from './search-directory.ts';
 import type { IgnoreSource, TreeSearchHit } from './search-types.ts';
+import type { SearchCache } from './search-cache.ts';
 import type { MarkKind, TaskBatch, WireFailure, WireItem, WireMark, WireSplit, WireTask } from './search-wire.ts';
 
 /** A part given away must be worth a walker's trip from the root: a directory, or this many files. */
@@ -49,9 +50,11 @@ export class TaskWalk {
   #finished = false;
   #failure: WireFailure | undefined;
   readonly #decide: ((head: Buffer) => boolean) | undefined;
+  readonly #cache: SearchCache | undefined;
 
   constructor(spec: CompiledSpec, host: SearchHost, task: WireTask, bound: string | undefined) {
     this.#spec = spec;
+    this.#cache = host.cache;
     this.#task = task;
     this.#bound = bound;
     this.#skip = task.skip ?? 0;
@@ -261,6 +264,9 @@ export class TaskWalk {
 
   #searchFile(directory: SearchDirectory, name: string, display: string): void {
     const spec = this.#spec.wire;
+    const cache = this.#cache;
+    if (cache !== undefined && cache.worthAsking(this.#spec) && this.#cachedVerdict(cache, directory, name, display)) return;
+    const readAt = cache?.now() ?? 0;
     const read = directory.readFile(name, spec.maxFileBytes, this.#decide);
     if (!read.ok) {
       if (read.reason !== 'gone') this.#mark(display, read.reason === 'tooLarge' ? 'tooLarge' : 'unreadable');
@@ -272,12 +278,29 @@ export class TaskWalk {
     }
     // UTF-16 with a BOM is searched as its text (as read decodes it), binary only when that text holds a NUL.
     const bytes = utf16AsUtf8(read.bytes) ?? read.bytes;
+    if (cache !== undefined && read.identity !== undefined) cache.record(read.identity, bytes, readAt);
     const sniff = spec.binarySniffBytes;
     if (sniff > 0 && bytes.subarray(0, sniff).includes(0)) {
       this.#mark(display, 'binary');
       return;
     }
     matchFile(bytes, display, this.#spec.matcher as NonNullable<CompiledSpec['matcher']>, (hit) => this.#add(hit));
+  }
+
+  /**
+   * Whether the cache settles the file without a read: its entry, checked
+   * against the file's identity now, says the bytes cannot hold the
+   * pattern's trigrams, or are binary. Never past the size limit, which
+   * the read decides.
+   */
+  #cachedVerdict(cache: SearchCache, directory: SearchDirectory, name: string, display: string): boolean {
+    const trigrams = this.#spec.matcher?.pattern.trigrams ?? [];
+    if (trigrams.length === 0 || directory.identify === undefined) return false;
+    const identity = directory.identify(name);
+    if (identity === undefined || identity.size > this.#spec.wire.maxFileBytes) return false;
+    const verdict = cache.verdict(identity, trigrams, this.#spec.wire.binarySniffBytes);
+    if (verdict === 'binary') this.#mark(display, 'binary');
+    return verdict !== 'unknown';
   }
 
   /** A file task: a symlink the coordinator resolved to a file inside the roots, searched under the symlink's path. */

@@ -1,3 +1,4 @@
+import { CacheBudget } from '@openwork/tree-search/worker';
 import { CheckedFileSystem } from '../shared/checked-file-system.ts';
 import { detectDirectoryHandles, type DirectoryHandleSupport } from './directory-handles.ts';
 import { nodeHost } from './node-host.ts';
@@ -18,7 +19,19 @@ export interface NodeFileSystemOptions {
    * fallback of hosts without /proc (docs/decisions/0009).
    */
   readonly directoryHandles?: 'auto' | 'never';
+  /**
+   * What searches keep between calls (docs/decisions/0036): file summaries
+   * within a memory budget, by default a budget of this file system's own
+   * of SEARCH_CACHE_BYTES. A server with several sessions passes them one
+   * CacheBudget; `maxBytes: 0` keeps nothing. `racyMs`: how old a file's
+   * ctime must be, when it is read, for its summary to be kept (default
+   * 2000; a file system with a coarser clock needs more).
+   */
+  readonly searchCache?: { readonly budget?: CacheBudget; readonly maxBytes?: number; readonly racyMs?: number };
 }
+
+/** The default memory budget of a server's search caches: 256 MiB (docs/contract.md §6). */
+export const SEARCH_CACHE_BYTES = 256 * 1024 * 1024;
 
 /**
  * The host file system (node:fs/promises). The only code that turns a
@@ -29,18 +42,29 @@ export class NodeFileSystem extends CheckedFileSystem {
   /** How a call gets from a root to its file on this host, and why. */
   readonly directoryHandles: DirectoryHandleSupport;
   readonly #workers: WorkerPool;
+  readonly #budget: CacheBudget;
 
   constructor(options: NodeFileSystemOptions = {}) {
     const support: DirectoryHandleSupport =
       options.directoryHandles === 'never' ? { mode: 'paths', reason: 'turned off with directoryHandles: never' } : detectDirectoryHandles();
-    const workers = new WorkerPool({ size: options.readWorkers, mode: support.mode });
+    const budget = options.searchCache?.budget ?? new CacheBudget({ maxBytes: options.searchCache?.maxBytes ?? SEARCH_CACHE_BYTES });
+    const racyMs = options.searchCache?.racyMs;
+    const shared = budget.shared;
+    const cache = shared === undefined ? undefined : { budget, ...(racyMs === undefined ? {} : { racyMs }) };
+    const workers = new WorkerPool({ size: options.readWorkers, mode: support.mode, cache: shared === undefined ? undefined : { budget: shared, ...(racyMs === undefined ? {} : { racyMs }) } });
     super(
       nodeHost(support.mode),
       new NodeLocker({ directory: options.lockDirectory ?? defaultLockDirectory(), staleMs: Math.max(2000, options.lockStaleMs ?? 10_000) }),
-      new NodeWalkers(workers, { handles: support.mode === 'handles' }),
+      new NodeWalkers(workers, { handles: support.mode === 'handles', cache }),
     );
+    this.#budget = budget;
     this.directoryHandles = support;
     this.#workers = workers;
+  }
+
+  /** Bytes of summaries the search caches hold now, of every file system sharing this one's budget. */
+  get searchCacheBytes(): number {
+    return this.#budget.usedBytes;
   }
 
   /** Worker threads running a search task right now (0 once a call has ended, cancelled or not). */

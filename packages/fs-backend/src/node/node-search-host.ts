@@ -1,7 +1,19 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { EntryKind } from '@openwork/path-guard';
-import { openTarget, SearchOpenError, type FileRead, type HeadDecision, type SearchDirectory, type SearchEntry, type SearchHost, type WireTarget } from '@openwork/tree-search/worker';
-import { codeOf, readAt, ReadBuffer } from './search-file-read.ts';
+import {
+  openTarget,
+  SearchCache,
+  SearchOpenError,
+  type FileIdentity,
+  type FileRead,
+  type HeadDecision,
+  type SearchCacheOptions,
+  type SearchDirectory,
+  type SearchEntry,
+  type SearchHost,
+  type WireTarget,
+} from '@openwork/tree-search/worker';
+import { codeOf, identityOf, readAt, ReadBuffer } from './search-file-read.ts';
 
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
@@ -15,16 +27,28 @@ function targetKind(path: string): EntryKind | undefined {
   return stat === undefined ? undefined : kindOf(stat);
 }
 
+/** A regular file's identity by name, never through a symlink; undefined for anything else. */
+function identityAt(path: string): FileIdentity | undefined {
+  try {
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    return stat?.isFile() === true ? identityOf(stat) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The search's host on Linux with /proc (docs/decisions/0009): every
  * directory is a descriptor opened with O_DIRECTORY | O_NOFOLLOW, and a name
  * is looked up under /proc/self/fd/N/, which is openat(2) without an addon.
  * Without /proc (`handles` false) each level is lstat-checked by path just
- * before it is used, the fallback of the main thread.
+ * before it is used, the fallback of the main thread. With `cache`, the
+ * walker keeps file summaries between calls (docs/decisions/0036).
  */
-export function nodeSearchHost(options: { handles: boolean }): SearchHost {
+export function nodeSearchHost(options: { handles: boolean; cache?: SearchCacheOptions }): SearchHost {
   const buffer = new ReadBuffer();
-  return { open: (target, path) => openTarget(target, path, () => openRoot(target, options.handles, buffer)) };
+  const cache = options.cache?.budget.shared === undefined ? undefined : new SearchCache(options.cache);
+  return { open: (target, path) => openTarget(target, path, () => openRoot(target, options.handles, buffer)), ...(cache === undefined ? {} : { cache }) };
 }
 
 function openRoot(target: WireTarget, handles: boolean, buffer: ReadBuffer): SearchDirectory {
@@ -108,6 +132,10 @@ class ProcDirectory implements SearchDirectory {
     return readAt(`${this.#self}/${name}`, this.#buffer, { maxBytes, decide });
   }
 
+  identify(name: string): FileIdentity | undefined {
+    return identityAt(`${this.#self}/${name}`);
+  }
+
   linkTarget(name: string): EntryKind | undefined {
     try {
       return targetKind(`${this.#self}/${name}`);
@@ -168,6 +196,10 @@ class PathDirectory implements SearchDirectory {
 
   readFile(name: string, maxBytes: number, decide?: HeadDecision): FileRead {
     return readAt(this.#at(name), this.#buffer, { maxBytes, decide, check: () => this.#still() });
+  }
+
+  identify(name: string): FileIdentity | undefined {
+    return identityAt(this.#at(name));
   }
 
   linkTarget(name: string): EntryKind | undefined {

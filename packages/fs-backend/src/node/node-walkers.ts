@@ -1,3 +1,4 @@
+import type { SearchCacheOptions } from '@openwork/tree-search/worker';
 import { InProcessWalkers, type InProcessRun, type SearchWalkers, type WalkerEvents, type WalkerRun, type WireSpec, type WireTask } from '@openwork/tree-search';
 import { nodeSearchHost } from './node-search-host.ts';
 import type { WorkerPool } from './worker-pool.ts';
@@ -27,9 +28,9 @@ export class NodeWalkers implements SearchWalkers {
   readonly #pool: WorkerPool;
   readonly #local: InProcessWalkers;
 
-  constructor(pool: WorkerPool, options: { handles: boolean }) {
+  constructor(pool: WorkerPool, options: { handles: boolean; cache?: SearchCacheOptions | undefined }) {
     this.#pool = pool;
-    this.#local = new InProcessWalkers(nodeSearchHost({ handles: options.handles }), { sliceMs: SLICE_MS });
+    this.#local = new InProcessWalkers(nodeSearchHost({ handles: options.handles, ...(options.cache === undefined ? {} : { cache: options.cache }) }), { sliceMs: SLICE_MS });
   }
 
   begin(spec: WireSpec, events: WalkerEvents): WalkerRun {

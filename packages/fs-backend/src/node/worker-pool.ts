@@ -1,12 +1,19 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SearchWalkers, TaskBatch, WalkerEvents, WalkerRun, WireSpec, WireTask } from '@openwork/tree-search';
-import type { FromWorker, ToWorker } from '@openwork/tree-search/worker';
+import type { FromWorker, SharedSearchMemory, ToWorker } from '@openwork/tree-search/worker';
 // A build output (scripts/bundle-search-worker.ts), declared by worker-source.generated.d.ts.
 import { SEARCH_WORKER_SOURCE } from './worker-source.generated.js';
 
 /** How long a worker may take to stop a cancelled task before it is terminated instead. */
 const CANCEL_GRACE_MS = 2000;
+
+/** What a worker thread is started with: its last mile, and the shared budget of its search cache when it keeps one (docs/decisions/0036). */
+export interface WorkerData {
+  readonly handles: boolean;
+  readonly cacheBudget?: SharedSearchMemory;
+  readonly racyMs?: number;
+}
 
 /** One worker thread: the task it runs (at most one), the batch requests it owes, and whether it keeps the process alive. */
 class PoolWorker {
@@ -21,13 +28,13 @@ class PoolWorker {
   readonly #searchesOpen: () => boolean;
 
   constructor(
-    handles: boolean,
+    data: WorkerData,
     onMessage: (worker: PoolWorker, message: FromWorker) => void,
     onFailure: (worker: PoolWorker, error: Error) => void,
     searchesOpen: () => boolean,
   ) {
     this.#searchesOpen = searchesOpen;
-    this.worker = new Worker(SEARCH_WORKER_SOURCE, { eval: true, workerData: { handles } });
+    this.worker = new Worker(SEARCH_WORKER_SOURCE, { eval: true, workerData: data });
     this.worker.on('message', (message: FromWorker) => {
       if (message.op === 'ready') this.ready = true;
       if (message.op === 'idle') this.#idle(message.search);
@@ -88,6 +95,8 @@ export interface WorkerPoolOptions {
   readonly size?: number | undefined;
   /** The last mile the workers walk: under /proc/self/fd, or lstat-checked paths (docs/decisions/0009). */
   readonly mode: 'handles' | 'paths';
+  /** The search cache's shared budget and racy margin, none to keep nothing between calls. */
+  readonly cache?: { readonly budget: SharedSearchMemory; readonly racyMs?: number } | undefined;
 }
 
 /**
@@ -99,7 +108,7 @@ export interface WorkerPoolOptions {
  */
 export class WorkerPool implements SearchWalkers {
   readonly #size: number;
-  readonly #handles: boolean;
+  readonly #data: WorkerData;
   #workers: PoolWorker[] = [];
   readonly #runs = new Map<number, WorkerRun>();
   #searches = 0;
@@ -107,7 +116,10 @@ export class WorkerPool implements SearchWalkers {
 
   constructor(options: WorkerPoolOptions) {
     this.#size = Math.max(1, Math.floor(options.size ?? Math.min(4, Math.max(1, availableParallelism()))));
-    this.#handles = options.mode === 'handles';
+    this.#data = {
+      handles: options.mode === 'handles',
+      ...(options.cache === undefined ? {} : { cacheBudget: options.cache.budget, ...(options.cache.racyMs === undefined ? {} : { racyMs: options.cache.racyMs }) }),
+    };
   }
 
   get size(): number {
@@ -138,7 +150,7 @@ export class WorkerPool implements SearchWalkers {
     this.#workers = this.#workers.filter((worker) => worker.failed === undefined);
     while (this.#workers.length < this.#size) {
       const worker = new PoolWorker(
-        this.#handles,
+        this.#data,
         (from, message) => this.#onMessage(from, message),
         (from, error) => this.#onFailure(from, error),
         () => this.#runs.size > 0,

@@ -1,6 +1,11 @@
 export { HEAD_BYTES } from '../search-directory.ts';
 export { SearchOpenError } from '../search-directory.ts';
 export { openTarget } from '../open-target.ts';
+export { SearchCache } from '../search-cache.ts';
+export { CacheBudget } from '../search-cache-budget.ts';
+export type { FileIdentity } from '../search-cache.ts';
+export type { SearchCacheOptions } from '../search-cache.ts';
+export type { SharedSearchMemory } from '../search-cache-budget.ts';
 export type { FileRead } from '../search-directory.ts';
 export type { HeadDecision } from '../search-directory.ts';
 export type { SearchDirectory } from '../search-directory.ts';
