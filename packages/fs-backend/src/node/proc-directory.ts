@@ -1,7 +1,8 @@
+import { fstatSync, lstatSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { errnoCode, errnoError } from '../shared/errno.ts';
 import type { DirectoryHandle, HostDirectoryEntry, HostStat, ReadHandle, WriteHandle } from '../shared/host.ts';
-import { closeQuietly, createFlags, directoryFlags, hostStat, kindOf, readFlags, readHandle, singleComponent, writeHandle } from './node-file-handles.ts';
+import { closeQuietly, createFlags, onCallingThread, directoryFlags, hostStat, kindOf, readFlags, readHandle, singleComponent, writeHandle } from './node-file-handles.ts';
 
 /**
  * A directory held open with O_DIRECTORY | O_NOFOLLOW, in which names are
@@ -33,8 +34,12 @@ export class ProcDirectory implements DirectoryHandle {
     return `${this.#self}/${singleComponent(name)}`;
   }
 
-  async stat(): Promise<HostStat> {
-    return hostStat(await this.#handle.stat());
+  // fstat and lstat on the calling thread (docs/decisions/0042): answered from the kernel's caches, no trip through the thread pool.
+  stat(): Promise<HostStat> {
+    return onCallingThread(() => {
+      if (this.#closed) throw errnoError('EBADF', 'fstat', 'a closed directory');
+      return hostStat(fstatSync(this.#handle.fd));
+    });
   }
 
   async openDirectory(name: string): Promise<DirectoryHandle> {
@@ -51,8 +56,8 @@ export class ProcDirectory implements DirectoryHandle {
     }
   }
 
-  async lstat(name: string): Promise<HostStat> {
-    return hostStat(await lstat(this.#at(name)));
+  lstat(name: string): Promise<HostStat> {
+    return onCallingThread(() => hostStat(lstatSync(this.#at(name))));
   }
 
   async readdir(): Promise<HostDirectoryEntry[]> {

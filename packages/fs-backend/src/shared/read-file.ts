@@ -82,9 +82,9 @@ async function openCheckedFile(host: Host, path: CheckedPath): Promise<OpenedFil
   const displayPath = path.displayPath;
   let container: Container | undefined;
   let handle: ReadHandle | undefined;
+  let closingDirectory: Promise<void> | undefined;
   const close = async () => {
-    await handle?.close();
-    await container?.directory.close();
+    await Promise.all([handle?.close(), closingDirectory ?? container?.directory.close()]);
   };
   try {
     // A first lstat refuses a device or FIFO without opening it at all; it is asked alongside the walk's last check.
@@ -94,8 +94,9 @@ async function openCheckedFile(host: Host, path: CheckedPath): Promise<OpenedFil
     if (name === null || opened.looked === undefined) throw notRegularFile('directory', displayPath);
     requireRegularFile(opened.looked, displayPath);
     handle = await openNoFollow(directory, name, displayPath);
-    // The open file no longer needs its directory: it is closed while the file is looked at.
-    const [stat] = await Promise.all([handle.stat(), directory.close()]);
+    // The open file no longer needs its directory: it is closed while the file is checked and read (close never throws).
+    closingDirectory = directory.close();
+    const stat = await handle.stat();
     requireRegularFile(stat, displayPath);
     if (knownIdentity(identity) && !sameIdentity(identity, stat)) throw changedSinceChecked(displayPath);
     return { handle, stat, close };
