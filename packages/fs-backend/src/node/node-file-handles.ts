@@ -1,4 +1,4 @@
-import { constants, fstatSync, type Dirent, type Stats } from 'node:fs';
+import { close, constants, fstatSync, read, type Dirent, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { EntryKind } from '@openwork/path-guard';
 import { errnoError } from '../shared/errno.ts';
@@ -59,6 +59,33 @@ export function readHandle(handle: FileHandle): ReadHandle {
       if (closed) return;
       closed = true;
       await closeQuietly(handle);
+    },
+  };
+}
+
+/** A file opened on the calling thread (docs/decisions/0042), by its descriptor: fstat there too; its bytes are read and it is closed on the thread pool. */
+export function descriptorReadHandle(fd: number): ReadHandle {
+  let closed = false;
+  return {
+    stat: () =>
+      onCallingThread(() => {
+        if (closed) throw errnoError('EBADF', 'fstat', 'a closed file');
+        return hostStat(fstatSync(fd));
+      }),
+    read: (into, offset, length, position) =>
+      new Promise((resolve, reject) => {
+        if (closed) {
+          reject(errnoError('EBADF', 'read', 'a closed file'));
+          return;
+        }
+        read(fd, into, offset, length, position, (error, bytesRead) => (error === null ? resolve(bytesRead) : reject(error)));
+      }),
+    close: () => {
+      if (closed) return Promise.resolve();
+      closed = true;
+      return new Promise((resolve) => {
+        close(fd, () => resolve());
+      });
     },
   };
 }
