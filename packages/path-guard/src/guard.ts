@@ -4,7 +4,6 @@ import type { PathAccess, PathIntent } from './access.ts';
 import { canonicalize, deepestTrusted } from './canonicalize.ts';
 import { issueCheckedPath, readCheckedPath, type CheckedPath, type CheckedPathInternals, type DirectoryIdentity, type RootKind } from './checked-path.ts';
 import { isInside, lexicalAbsolute, onTheWay } from './lexical.ts';
-import { settled, unwrap } from './settled.ts';
 import type { EntryKind, PathProbe, ProbeStat } from './probe.ts';
 
 export interface PathGuardOptions {
@@ -106,19 +105,14 @@ export class PathGuard {
     const lexical = lexicalAbsolute(input, this.#lexicalWorkingDirectory);
     // A long session: the walk below starts at this root by its name, so the name must still be the directory the session began with.
     const start = deepestTrusted(lexical, this.#trusted);
-    // Its lstat is sent alongside the walk's (one round trip, not two), and judged before anything the walk found is used.
-    const startNow = start === undefined ? undefined : settled(this.#probe.lstat(start));
-    const walked = await settled(
-      canonicalize(lexical, this.#probe, {
-        maxSymlinks: this.#maxSymlinks,
-        trusted: this.#trusted,
-        ...(options.signal ? { signal: options.signal } : {}),
-        // docs/contract.md §2.2: outside the roots the answer is outside_root, whatever is there.
-        ...(options.followOutside === true ? {} : { onTheWay: (path: string) => onTheWay(path, this.#trusted, this.#lexicalWorkingDirectory), outside: () => this.#outside(input) }),
-      }),
-    );
-    if (start !== undefined && startNow !== undefined) this.#requireSameRoot(start, unwrap(await startNow));
-    const found = unwrap(walked);
+    if (start !== undefined) this.#requireSameRoot(start, await this.#probe.lstat(start));
+    const found = await canonicalize(lexical, this.#probe, {
+      maxSymlinks: this.#maxSymlinks,
+      trusted: this.#trusted,
+      ...(options.signal ? { signal: options.signal } : {}),
+      // docs/contract.md §2.2: outside the roots the answer is outside_root, whatever is there.
+      ...(options.followOutside === true ? {} : { onTheWay: (path: string) => onTheWay(path, this.#trusted, this.#lexicalWorkingDirectory), outside: () => this.#outside(input) }),
+    });
     const realPath = found.missing.length === 0 ? found.existing : posix.join(found.existing, ...found.missing);
     const root = this.#containing(realPath, access, input);
     if (root.path !== start) this.#requireSameRoot(root.path, found.directories.get(root.path) ?? (await this.#probe.lstat(root.path)));
