@@ -1,6 +1,7 @@
-import { constants, type Dirent, type Stats } from 'node:fs';
+import { close, constants, fstatSync, read, type Dirent, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { EntryKind } from '@openwork/path-guard';
+import { errnoError } from '../shared/errno.ts';
 import type { HostStat, ReadHandle, WriteHandle } from '../shared/host.ts';
 
 // O_NOFOLLOW: a symlink swapped in after the check is refused, not followed.
@@ -30,6 +31,17 @@ export function hostStat(stats: Stats): HostStat {
   };
 }
 
+/**
+ * A system call made on the calling thread, its answer or error as a promise
+ * (docs/decisions/0042): for the calls the kernel answers from memory (an
+ * fstat, an lstat whose path is in the dentry cache), a trip through libuv's
+ * thread pool costs far more than the call.
+ */
+export function onCallingThread<T>(call: () => T): Promise<T> {
+  // A throw in the executor rejects the promise.
+  return new Promise((resolve) => resolve(call()));
+}
+
 export async function closeQuietly(handle: FileHandle): Promise<void> {
   await handle.close().catch(() => undefined);
 }
@@ -37,12 +49,43 @@ export async function closeQuietly(handle: FileHandle): Promise<void> {
 export function readHandle(handle: FileHandle): ReadHandle {
   let closed = false;
   return {
-    stat: async () => hostStat(await handle.stat()),
+    stat: () =>
+      onCallingThread(() => {
+        if (closed) throw errnoError('EBADF', 'fstat', 'a closed file');
+        return hostStat(fstatSync(handle.fd));
+      }),
     read: async (into, offset, length, position) => (await handle.read(into, offset, length, position)).bytesRead,
     close: async () => {
       if (closed) return;
       closed = true;
       await closeQuietly(handle);
+    },
+  };
+}
+
+/** A file opened on the calling thread (docs/decisions/0042), by its descriptor: fstat there too; its bytes are read and it is closed on the thread pool. */
+export function descriptorReadHandle(fd: number): ReadHandle {
+  let closed = false;
+  return {
+    stat: () =>
+      onCallingThread(() => {
+        if (closed) throw errnoError('EBADF', 'fstat', 'a closed file');
+        return hostStat(fstatSync(fd));
+      }),
+    read: (into, offset, length, position) =>
+      new Promise((resolve, reject) => {
+        if (closed) {
+          reject(errnoError('EBADF', 'read', 'a closed file'));
+          return;
+        }
+        read(fd, into, offset, length, position, (error, bytesRead) => (error === null ? resolve(bytesRead) : reject(error)));
+      }),
+    close: () => {
+      if (closed) return Promise.resolve();
+      closed = true;
+      return new Promise((resolve) => {
+        close(fd, () => resolve());
+      });
     },
   };
 }

@@ -1,7 +1,8 @@
-import { lstat, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { close, fstatSync, fsync, lstatSync, openSync } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { errnoCode, errnoError } from '../shared/errno.ts';
 import type { DirectoryHandle, HostDirectoryEntry, HostStat, ReadHandle, WriteHandle } from '../shared/host.ts';
-import { closeQuietly, createFlags, directoryFlags, hostStat, kindOf, readFlags, readHandle, singleComponent, writeHandle } from './node-file-handles.ts';
+import { createFlags, descriptorReadHandle, directoryFlags, hostStat, kindOf, onCallingThread, readFlags, singleComponent, writeHandle } from './node-file-handles.ts';
 
 /**
  * A directory held open with O_DIRECTORY | O_NOFOLLOW, in which names are
@@ -10,37 +11,45 @@ import { closeQuietly, createFlags, directoryFlags, hostStat, kindOf, readFlags,
  * component after it. That is openat(2) without a native addon
  * (docs/decisions/0009). The descriptor stays open until close, so N always
  * means this directory while a call uses it.
+ *
+ * Opening, fstat, lstat and opening a file to read are made on the calling
+ * thread (docs/decisions/0042): the kernel answers them from its caches in
+ * microseconds, where a trip through libuv's thread pool costs tens. Listing,
+ * reading bytes, writing, renaming and removing stay on the pool.
  */
 export class ProcDirectory implements DirectoryHandle {
-  readonly #handle: FileHandle;
+  readonly #fd: number;
   #closed = false;
 
-  private constructor(handle: FileHandle) {
-    this.#handle = handle;
+  private constructor(fd: number) {
+    this.#fd = fd;
   }
 
   /** Opens an absolute path: a final symlink is refused; earlier components are the caller's to trust (a root, then compared by identity). */
-  static async open(path: string): Promise<ProcDirectory> {
-    return new ProcDirectory(await open(path, directoryFlags));
+  static open(path: string): Promise<ProcDirectory> {
+    return onCallingThread(() => new ProcDirectory(openSync(path, directoryFlags)));
   }
 
   get #self(): string {
     if (this.#closed) throw errnoError('EBADF', 'open', 'a closed directory');
-    return `/proc/self/fd/${this.#handle.fd}`;
+    return `/proc/self/fd/${this.#fd}`;
   }
 
   #at(name: string): string {
     return `${this.#self}/${singleComponent(name)}`;
   }
 
-  async stat(): Promise<HostStat> {
-    return hostStat(await this.#handle.stat());
+  stat(): Promise<HostStat> {
+    return onCallingThread(() => {
+      if (this.#closed) throw errnoError('EBADF', 'fstat', 'a closed directory');
+      return hostStat(fstatSync(this.#fd));
+    });
   }
 
   async openDirectory(name: string): Promise<DirectoryHandle> {
     const path = this.#at(name);
     try {
-      return new ProcDirectory(await open(path, directoryFlags));
+      return await onCallingThread(() => new ProcDirectory(openSync(path, directoryFlags)));
     } catch (error) {
       // With O_DIRECTORY, Linux reports a symlink as ENOTDIR. A symlink there now, or a directory again, means it was swapped: told apart from a file.
       if (errnoCode(error) === 'ENOTDIR') {
@@ -51,8 +60,8 @@ export class ProcDirectory implements DirectoryHandle {
     }
   }
 
-  async lstat(name: string): Promise<HostStat> {
-    return hostStat(await lstat(this.#at(name)));
+  lstat(name: string): Promise<HostStat> {
+    return onCallingThread(() => hostStat(lstatSync(this.#at(name))));
   }
 
   async readdir(): Promise<HostDirectoryEntry[]> {
@@ -63,8 +72,9 @@ export class ProcDirectory implements DirectoryHandle {
     await mkdir(this.#at(name), { mode: 0o777 });
   }
 
-  async openRead(name: string): Promise<ReadHandle> {
-    return readHandle(await open(this.#at(name), readFlags));
+  openRead(name: string): Promise<ReadHandle> {
+    // O_NONBLOCK: a FIFO swapped in does not hold the thread; the fstat after it refuses anything but a regular file.
+    return onCallingThread(() => descriptorReadHandle(openSync(this.#at(name), readFlags)));
   }
 
   async createExclusive(name: string): Promise<WriteHandle> {
@@ -84,12 +94,17 @@ export class ProcDirectory implements DirectoryHandle {
   }
 
   sync(): Promise<void> {
-    return this.#handle.sync();
+    return new Promise((resolve, reject) => {
+      fsync(this.#fd, (error) => (error === null ? resolve() : reject(error)));
+    });
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    await closeQuietly(this.#handle);
+    // Never throws: a descriptor that cannot be closed is gone already.
+    return new Promise((resolve) => {
+      close(this.#fd, () => resolve());
+    });
   }
 }

@@ -30,7 +30,15 @@ function chainTarget(internals: CheckedPathInternals): ChainTarget {
  * is refused, never followed, and whatever the caller then does by name
  * happens in the directory that was checked, wherever its path now leads.
  */
-export async function openCheckedDirectory(host: Host, internals: CheckedPathInternals, directory: string, displayPath: string): Promise<DirectoryHandle> {
+export async function openCheckedDirectory(
+  host: Host,
+  internals: CheckedPathInternals,
+  directory: string,
+  displayPath: string,
+  options: { readonly atLast?: (opened: DirectoryHandle) => void } = {},
+): Promise<DirectoryHandle> {
+  const last = depthBelow(internals.root, directory);
+  let asked = 0;
   try {
     return await openChainAsync(chainTarget(internals), directory, {
       openRoot: () => openRoot(host, internals, displayPath),
@@ -38,7 +46,11 @@ export async function openCheckedDirectory(host: Host, internals: CheckedPathInt
         from.openDirectory(name).catch((error: unknown) => {
           throw errnoCode(error) === 'ELOOP' ? replacedBySymlink(displayPath, error) : error;
         }),
-      identity: (opened) => opened.stat(),
+      identity: (opened) => {
+        if (asked === last) options.atLast?.(opened);
+        asked += 1;
+        return opened.stat();
+      },
       close: (opened) => opened.close(),
     });
   } catch (error) {
@@ -54,10 +66,43 @@ export interface Container {
   readonly name: string | null;
 }
 
+/** Components of `directory` below `root` (0 for the root): the walk asks that many identities after the root's. */
+function depthBelow(root: string, directory: string): number {
+  if (directory === root) return 0;
+  return directory.slice(root === '/' ? 1 : root.length + 1).split('/').length;
+}
+
 /** Opens the directory that holds the target (its existing parent), by the walk above. */
 export async function openContainer(host: Host, internals: CheckedPathInternals, displayPath: string): Promise<Container> {
-  if (internals.realPath === internals.root) return { directory: await openCheckedDirectory(host, internals, internals.root, displayPath), name: null };
-  return { directory: await openCheckedDirectory(host, internals, parentOf(internals.realPath), displayPath), name: baseOf(internals.realPath) };
+  return (await openContainerLooking(host, internals, displayPath, () => Promise.resolve(undefined))).container;
+}
+
+/**
+ * openContainer, and one look at the target in it (its lstat, say) sent
+ * alongside the last directory's identity check rather than after it: one
+ * round trip fewer. The look is only a question; its answer is handed back
+ * only once every check of the walk passed, and is dropped when one fails.
+ */
+export async function openContainerLooking<T>(
+  host: Host,
+  internals: CheckedPathInternals,
+  displayPath: string,
+  look: (directory: DirectoryHandle, name: string | null) => Promise<T>,
+): Promise<{ readonly container: Container; readonly looked: T }> {
+  const name = internals.realPath === internals.root ? null : baseOf(internals.realPath);
+  let looking: Promise<T> | undefined;
+  const atLast = (opened: DirectoryHandle) => {
+    looking = look(opened, name);
+    // Settled below, or dropped when the walk fails first.
+    looking.catch(() => undefined);
+  };
+  const directory = await openCheckedDirectory(host, internals, name === null ? internals.root : parentOf(internals.realPath), displayPath, { atLast });
+  try {
+    return { container: { directory, name }, looked: await (looking ?? look(directory, name)) };
+  } catch (error) {
+    await directory.close();
+    throw error;
+  }
 }
 
 async function openRoot(host: Host, internals: CheckedPathInternals, displayPath: string): Promise<DirectoryHandle> {

@@ -5,7 +5,7 @@ import type { ReadFileChunksOptions, ReadFileOptions } from '../file-system.ts';
 import { throwIfAborted } from './abort.ts';
 import { changedSinceChecked, knownIdentity, sameIdentity } from './checked.ts';
 import { errnoCode, toolErrorFromErrno } from './errno.ts';
-import { openContainer, type Container } from './directory-walk.ts';
+import { openContainerLooking, type Container } from './directory-walk.ts';
 import type { DirectoryHandle, Host, HostStat, ReadHandle } from './host.ts';
 
 /**
@@ -82,17 +82,20 @@ async function openCheckedFile(host: Host, path: CheckedPath): Promise<OpenedFil
   const displayPath = path.displayPath;
   let container: Container | undefined;
   let handle: ReadHandle | undefined;
+  let closingDirectory: Promise<void> | undefined;
   const close = async () => {
-    await handle?.close();
-    await container?.directory.close();
+    await Promise.all([handle?.close(), closingDirectory ?? container?.directory.close()]);
   };
   try {
-    container = await openContainer(host, internals, displayPath);
+    // A first lstat refuses a device or FIFO without opening it at all; it is asked alongside the walk's last check.
+    const opened = await openContainerLooking(host, internals, displayPath, (directory, name) => (name === null ? Promise.resolve(undefined) : directory.lstat(name)));
+    container = opened.container;
     const { directory, name } = container;
-    if (name === null) throw notRegularFile('directory', displayPath);
-    // A first lstat refuses a device or FIFO without opening it at all.
-    requireRegularFile(await directory.lstat(name), displayPath);
+    if (name === null || opened.looked === undefined) throw notRegularFile('directory', displayPath);
+    requireRegularFile(opened.looked, displayPath);
     handle = await openNoFollow(directory, name, displayPath);
+    // The open file no longer needs its directory: it is closed while the file is checked and read (close never throws).
+    closingDirectory = directory.close();
     const stat = await handle.stat();
     requireRegularFile(stat, displayPath);
     if (knownIdentity(identity) && !sameIdentity(identity, stat)) throw changedSinceChecked(displayPath);
@@ -149,9 +152,12 @@ async function readBounded(handle: ReadHandle, read: BoundedRead): Promise<Uint8
       grown.set(buffer);
       buffer = grown;
     }
-    const count = await handle.read(buffer, length, buffer.length - length, length);
+    const asked = buffer.length - length;
+    const count = await handle.read(buffer, length, asked, length);
     if (count === 0) break;
     length += count;
+    // A read that came back short with every byte fstat counted is the end: no second call to hear 0.
+    if (count < asked && length >= read.size) break;
   }
   if (length > read.maxBytes) throw tooLarge(read.displayPath, 'grew while being read', read.maxBytes);
   return length === buffer.length ? buffer : buffer.slice(0, length);
