@@ -64,7 +64,9 @@ export async function packPackages(destination: string, options: PackOptions = {
 export async function installInFreshProject(project: string, specs: readonly string[]): Promise<void> {
   await mkdir(project, { recursive: true });
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
+  // --prefer-offline: what npm has cached already (the packages of an earlier
+  // install of this run, or of another) is taken without asking the registry again.
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...specs], {
     cwd: project,
     // node-pty (optional) compiles against the system's Node headers.
     env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' },
