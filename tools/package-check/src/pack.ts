@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+/** How long one npm install may take before it is ended and tried once more. */
+const INSTALL_TIMEOUT_MS = 150_000;
+
 const workspaceRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Every published package, in dependency order. */
@@ -66,12 +69,23 @@ export async function installInFreshProject(project: string, specs: readonly str
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // --prefer-offline: what npm has cached already (the packages of an earlier
   // install of this run, or of another) is taken without asking the registry again.
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...specs], {
-    cwd: project,
-    // node-pty (optional) compiles against the system's Node headers.
-    env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' },
-    maxBuffer: 1 << 24,
-  });
+  const install = () =>
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...specs], {
+      cwd: project,
+      // node-pty (optional) compiles against the system's Node headers.
+      env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' },
+      maxBuffer: 1 << 24,
+      // An install stuck on a registry connection that never answers is ended, not left behind.
+      timeout: INSTALL_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+    });
+  try {
+    await install();
+  } catch (error) {
+    // Killed on its timeout: once more, on a new connection; any other failure is the answer.
+    if ((error as { killed?: boolean }).killed !== true) throw error;
+    await install();
+  }
 }
 
 /**
