@@ -21,7 +21,7 @@ export const TARGETS: readonly MutationTarget[] = [
   { name: 'undo', directory: 'packages/builtin-tools', config: 'stryker.undo.config.json' },
   { name: 'journal', directory: 'packages/cli', config: 'stryker.config.json' },
   { name: 'capture', directory: 'packages/process-backend', config: 'stryker.config.json' },
-  { name: 'classifier', directory: 'packages/bash-classifier', config: 'stryker.config.json', env: { FC_RUNS: '50' } },
+  { name: 'classifier', directory: 'packages/bash-classifier', config: 'stryker.config.json', env: { FC_REDIRECT_RUNS: '50' } },
 ];
 
 /** A mutant as the mutation-testing-report JSON gives it. */
