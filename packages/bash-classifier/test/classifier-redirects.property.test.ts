@@ -128,7 +128,7 @@ describe('redirections: the classifier checks what bash runs (property)', () => 
       }),
       {
         seed: Number(process.env.FC_SEED ?? 20_261_211),
-        numRuns: Number(process.env.FC_REDIRECT_RUNS ?? process.env.FC_RUNS ?? 400),
+        numRuns: Number(process.env.FC_RUNS ?? 400),
         examples: [['cat < a.txt x a.txt'], ['cd 0>/dev/null && ls'], ['ls 2>&1 x'], ['ls | cat >/dev/null x']],
       },
     );
