@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,10 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandBundle } from './command.ts';
+import { serverEnvironment, startHttpServer, stopHttpServer } from './http-server-process.ts';
 
 // The HTTP server's bearer token is in its own environment; no command it runs, approved or not, may read it.
-const bin = commandBundle();
 const token = randomBytes(24).toString('base64url');
 const apiKey = `key-${randomBytes(8).toString('hex')}`;
 let base: string;
@@ -21,25 +20,11 @@ beforeAll(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), 'mcp-http-env-')));
   const ws = join(base, 'ws');
   await mkdir(ws);
-  const env = Object.fromEntries(
-    Object.entries({ ...process.env, HOME: base, OPENWORK_MCP_TOKEN: token, MY_API_KEY: apiKey }).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
-  child = spawn(process.execPath, [bin, 'mcp', '--http', '0', '--cwd', ws, '--yes', '--pass-env', 'MY_API_KEY'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  url = await new Promise<URL>((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const at = /serving MCP over HTTP at (\S+)/.exec(stderr)?.[1];
-      if (at !== undefined) resolve(new URL(at));
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${stderr}`)));
-  });
+  ({ child, url } = await startHttpServer(['--cwd', ws, '--yes', '--pass-env', 'MY_API_KEY'], serverEnvironment({ HOME: base, OPENWORK_MCP_TOKEN: token, MY_API_KEY: apiKey }), 'pipe'));
 });
 
 afterAll(async () => {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  await stopHttpServer(child);
   await rm(base, { recursive: true, force: true });
 });
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandBundle } from './command.ts';
+import { serverEnvironment, startHttpServer, stopHttpServer } from './http-server-process.ts';
 import { PATIENCE_MS, until } from './live-processes.ts';
 
 // A server that serves many HTTP sessions one after another must not keep what each closed session started: a
@@ -57,25 +57,11 @@ beforeAll(async () => {
     await mkdir(join(ws, `d${directory}`), { recursive: true });
     await Promise.all(Array.from({ length: 50 }, (_, file) => writeFile(join(ws, `d${directory}`, `f${file}.txt`), `needle ${file}\n`)));
   }
-  const environment = Object.fromEntries(Object.entries({ ...process.env, HOME: base, OPENWORK_MCP_TOKEN: token }).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  child = spawn(process.execPath, [commandBundle(), 'mcp', '--http', '0', '--cwd', ws, '--yes'], { env: environment, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  url = await new Promise<URL>((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const at = /serving MCP over HTTP at (\S+)/.exec(stderr)?.[1];
-      if (at !== undefined) resolve(new URL(at));
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${stderr}`)));
-  });
+  ({ child, url } = await startHttpServer(['--cwd', ws, '--yes'], serverEnvironment({ HOME: base, OPENWORK_MCP_TOKEN: token })));
 });
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await stopHttpServer(child);
   await rm(base, { recursive: true, force: true });
 });
 
