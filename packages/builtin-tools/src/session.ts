@@ -3,8 +3,8 @@ import type { PathGuard } from '@openwork/path-guard';
 import type { ProcessBackend } from '@openwork/process-backend';
 import type { FileChangeArtifact, ToolSessionContext } from '@openwork/tool-contract';
 import type { BackgroundCommands } from './bash/background/background-commands.ts';
-import type { ChangeQueue } from './shared/change-queue.ts';
-import type { ReadLedger } from './shared/read-ledger.ts';
+import type { ChangeQueue } from './common/change-queue.ts';
+import type { ReadLedger } from './common/read-ledger.ts';
 
 /** Limits a product may tune; every one is reported when hit. */
 export interface ToolLimits {

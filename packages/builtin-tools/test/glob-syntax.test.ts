@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseExcludesFile, parseIgnoreCase } from '@openwork/tree-search';
-import { escapeName } from '../src/shared/escape-name.ts';
-import { formatBytes } from '../src/shared/text.ts';
+import { escapeName } from '../src/common/escape-name.ts';
+import { formatBytes } from '../src/common/text.ts';
 
 // The glob syntax and ripgrep's -g moved with the search into fs-backend (test/glob-syntax.test.ts there).
 

@@ -1,6 +1,6 @@
 import { Value } from 'typebox/value';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GrepOutput } from '../src/shared/output-schemas.ts';
+import { GrepOutput } from '../src/common/output-schemas.ts';
 import { FILE_TYPE_NAMES } from '../src/grep/file-types.ts';
 import { callTool, memoryWorld, nodeWorld, type SearchWorld } from './search-world.ts';
 import type { ToolResult } from '@openwork/tool-contract';

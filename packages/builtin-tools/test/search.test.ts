@@ -1,7 +1,7 @@
 import { CallAborted, TurnScope, type ToolProgress, type ToolResult } from '@openwork/tool-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtinTools, type GlobData, type GrepData } from '../src/index.ts';
-import { compareBytes } from '../src/shared/text.ts';
+import { compareBytes } from '../src/common/text.ts';
 import { callTool, memoryWorld, nodeWorld, withReadHook, type SearchWorld } from './search-world.ts';
 
 /** Files a search may still report after a cancel or deadline: what its walkers had in flight. */

@@ -1,6 +1,6 @@
 import { CallAborted, isToolError } from '@openwork/tool-contract';
 import { describe, expect, it } from 'vitest';
-import { KeyedMutex } from '../src/shared/keyed-mutex.ts';
+import { KeyedMutex } from '../src/common/keyed-mutex.ts';
 
 describe('KeyedMutex (the in-process half of withLock)', () => {
   it('grants one key in FIFO order, other keys independently, and forgets a key once idle', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { CallAborted } from '@openwork/tool-contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PipeProcessBackend } from '../src/pipe/index.ts';
-import type * as Liveness from '../src/shared/group-liveness.ts';
+import type * as Liveness from '../src/common/group-liveness.ts';
 
 /**
  * A kill the backend cannot confirm: the liveness probe is made to report
@@ -11,7 +11,7 @@ import type * as Liveness from '../src/shared/group-liveness.ts';
  * kernel. The signals themselves are still sent.
  */
 const liveness = vi.hoisted(() => ({ pretendAlive: false }));
-vi.mock('../src/shared/group-liveness.ts', async (importOriginal) => {
+vi.mock('../src/common/group-liveness.ts', async (importOriginal) => {
   const original = await importOriginal<typeof Liveness>();
   return {
     ...original,

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { groupAlive } from '../src/shared/group-liveness.ts';
-import { terminateGroup } from '../src/shared/terminate-group.ts';
+import { groupAlive } from '../src/common/group-liveness.ts';
+import { terminateGroup } from '../src/common/terminate-group.ts';
 
 const marker = `sleep 36.7${process.pid}`;
 

@@ -3,10 +3,10 @@ import { createCommandClassifier } from '@openwork/bash-classifier';
 import { ToolError, type FileChangeArtifact, type PermissionDecision, type TextEncoding } from '@openwork/tool-contract';
 import type { CheckedPath } from '@openwork/path-guard';
 import type { BuiltinSession } from '../session.ts';
-import { absoluteOf } from '../shared/absolute.ts';
-import { commitRecorded } from '../shared/artifact-journal.ts';
-import { fileChangeArtifact } from '../shared/file-change.ts';
-import { decodeText, encodingField, sha256 } from '../shared/text.ts';
+import { absoluteOf } from '../common/absolute.ts';
+import { commitRecorded } from '../common/artifact-journal.ts';
+import { fileChangeArtifact } from '../common/file-change.ts';
+import { decodeText, encodingField, sha256 } from '../common/text.ts';
 
 /** One file a gate command may write, with its content from before the command ran; null when it did not exist. */
 interface TargetBefore {

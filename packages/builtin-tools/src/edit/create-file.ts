@@ -1,10 +1,10 @@
 import { ToolError } from '@openwork/tool-contract';
 import type { CheckedPath } from '@openwork/path-guard';
 import type { BuiltinSession } from '../session.ts';
-import { absoluteOf } from '../shared/absolute.ts';
-import { commitRecorded } from '../shared/artifact-journal.ts';
-import { fileChangeArtifact } from '../shared/file-change.ts';
-import { encodeUtf8, formatBytes, sha256 } from '../shared/text.ts';
+import { absoluteOf } from '../common/absolute.ts';
+import { commitRecorded } from '../common/artifact-journal.ts';
+import { fileChangeArtifact } from '../common/file-change.ts';
+import { encodeUtf8, formatBytes, sha256 } from '../common/text.ts';
 import { dryRunOutcome } from './dry-run.ts';
 import type { EditData } from './edit.ts';
 

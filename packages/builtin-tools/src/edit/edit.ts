@@ -2,17 +2,17 @@ import { defineTool, ToolError, type FileChangeArtifact } from '@openwork/tool-c
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { inChangeQueue } from '../shared/change-queue.ts';
-import { absoluteOf } from '../shared/absolute.ts';
-import { commitRecorded } from '../shared/artifact-journal.ts';
-import { fileChangeArtifact } from '../shared/file-change.ts';
-import { decodeText, encodeText, encodingField, formatBytes, sha256 } from '../shared/text.ts';
+import { inChangeQueue } from '../common/change-queue.ts';
+import { absoluteOf } from '../common/absolute.ts';
+import { commitRecorded } from '../common/artifact-journal.ts';
+import { fileChangeArtifact } from '../common/file-change.ts';
+import { decodeText, encodeText, encodingField, formatBytes, sha256 } from '../common/text.ts';
 import { lineEndings, toCrlf, toLf } from './line-endings.ts';
 import { lineOf, nearestLines, occurrences, replaceLiteral } from './matching.ts';
 import { changedElsewhere, changedLineRanges } from './since-read.ts';
 import { createFile } from './create-file.ts';
 import { dryRunOutcome } from './dry-run.ts';
-import { EditOutput } from '../shared/output-schemas.ts';
+import { EditOutput } from '../common/output-schemas.ts';
 import { refuseDirectoryForm } from '../write/file-path.ts';
 
 /** Most edits one call may carry. */

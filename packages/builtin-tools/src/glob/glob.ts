@@ -5,8 +5,8 @@ import type { BuiltinSession } from '../session.ts';
 import { literalUnclosedClasses, searchIgnore } from '@openwork/tree-search';
 import { ignoredNote } from '../search/ignored-note.ts';
 import { progressReporter } from '../search/progress.ts';
-import { escapeName } from '../shared/escape-name.ts';
-import { GlobOutput } from '../shared/output-schemas.ts';
+import { escapeName } from '../common/escape-name.ts';
+import { GlobOutput } from '../common/output-schemas.ts';
 
 /** Paths of one call when `maxResults` is not given. */
 export const DEFAULT_MAX_PATHS = 200;

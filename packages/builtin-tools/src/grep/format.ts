@@ -2,8 +2,8 @@ import type { SearchLine, SearchLineMatch, TreeSearchIgnored } from '@openwork/t
 import type { ToolOutcome } from '@openwork/tool-contract';
 import type { ToolLimits } from '../session.ts';
 import { ignoredNote } from '../search/ignored-note.ts';
-import { escapeName } from '../shared/escape-name.ts';
-import { formatBytes, utf8Length } from '../shared/text.ts';
+import { escapeName } from '../common/escape-name.ts';
+import { formatBytes, utf8Length } from '../common/text.ts';
 import type { GrepData, GrepMatch, GrepMode, GrepSkipped } from './grep.ts';
 
 /** A matching line as the search found it: cut to maxLineChars, with its full length when cut. */

@@ -7,7 +7,7 @@ import { searchIgnore } from '@openwork/tree-search';
 import { progressReporter } from '../search/progress.ts';
 import { FILE_TYPE_NAMES, fileTypeGlobs } from './file-types.ts';
 import { formatGrep, type GrepFindings } from './format.ts';
-import { GrepOutput } from '../shared/output-schemas.ts';
+import { GrepOutput } from '../common/output-schemas.ts';
 
 /** Results of one call when `maxResults` is not given. */
 export const DEFAULT_MAX_RESULTS = 100;

@@ -3,9 +3,9 @@ import type { DirectoryEntry } from '@openwork/fs-backend';
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { escapeName } from '../shared/escape-name.ts';
-import { compareBytes } from '../shared/text.ts';
-import { ListOutput } from '../shared/output-schemas.ts';
+import { escapeName } from '../common/escape-name.ts';
+import { compareBytes } from '../common/text.ts';
+import { ListOutput } from '../common/output-schemas.ts';
 
 /** Entries of one page when `limit` is not given. */
 export const DEFAULT_PAGE_ENTRIES = 200;

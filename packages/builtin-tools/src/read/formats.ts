@@ -1,8 +1,8 @@
 import type { CheckedPath } from '@openwork/path-guard';
 import { ToolError, type ToolOutcome } from '@openwork/tool-contract';
 import type { BuiltinSession } from '../session.ts';
-import { escapeName } from '../shared/escape-name.ts';
-import { decodeText, encodeUtf8, encodingLabel, formatBytes, utf16ByteOrder } from '../shared/text.ts';
+import { escapeName } from '../common/escape-name.ts';
+import { decodeText, encodeUtf8, encodingLabel, formatBytes, utf16ByteOrder } from '../common/text.ts';
 import { imagePart, imageSignature, imageTypeName, maxImageBytes, sniffImage } from './image.ts';
 import { isNotebookPath, readNotebook } from './notebook.ts';
 import type { ReadData } from './read.ts';

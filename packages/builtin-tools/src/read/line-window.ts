@@ -1,5 +1,5 @@
 import { ToolError } from '@openwork/tool-contract';
-import { utf8Length } from '../shared/text.ts';
+import { utf8Length } from '../common/text.ts';
 
 const NEWLINE = 0x0a;
 

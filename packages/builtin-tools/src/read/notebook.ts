@@ -1,5 +1,5 @@
 import { ToolError, type ToolOutcome } from '@openwork/tool-contract';
-import { decodeText, formatBytes, sha256, utf8Length } from '../shared/text.ts';
+import { decodeText, formatBytes, sha256, utf8Length } from '../common/text.ts';
 import type { FormatRequest } from './formats.ts';
 import { maxImageBytes } from './image.ts';
 import { multilineText, renderOutput, type ImageBudget, type NotebookOutput } from './notebook-outputs.ts';

@@ -2,9 +2,9 @@ import { defineTool, isToolError, ToolError, type ImageMediaType, type TextEncod
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { escapeName } from '../shared/escape-name.ts';
-import { decodeText, formatBytes, sha256 } from '../shared/text.ts';
-import { ReadOutput } from '../shared/output-schemas.ts';
+import { escapeName } from '../common/escape-name.ts';
+import { decodeText, formatBytes, sha256 } from '../common/text.ts';
+import { ReadOutput } from '../common/output-schemas.ts';
 import { readFileFormat, streamedTextOnly, textFields, type TextFormat } from './formats.ts';
 import { readLineWindow, type LineWindow } from './line-window.ts';
 

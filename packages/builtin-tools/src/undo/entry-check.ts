@@ -1,5 +1,5 @@
 import type { FileChangeArtifact } from '@openwork/tool-contract';
-import { encodeIn, sha256 } from '../shared/text.ts';
+import { encodeIn, sha256 } from '../common/text.ts';
 
 const isDigest = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
 

@@ -1,8 +1,8 @@
 import { ToolError, type FileChangeArtifact } from '@openwork/tool-contract';
 import type { CheckedPath } from '@openwork/path-guard';
 import type { BuiltinSession } from '../session.ts';
-import { inChangeQueue } from '../shared/change-queue.ts';
-import { encodeIn, sha256 } from '../shared/text.ts';
+import { inChangeQueue } from '../common/change-queue.ts';
+import { encodeIn, sha256 } from '../common/text.ts';
 import { entryDisagreement } from './entry-check.ts';
 
 export interface UndoConflict {

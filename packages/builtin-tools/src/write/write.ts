@@ -2,12 +2,12 @@ import { defineTool, ToolError, type TextEncoding } from '@openwork/tool-contrac
 import Type from 'typebox';
 import { descriptions } from '../descriptions.generated.ts';
 import type { BuiltinSession } from '../session.ts';
-import { inChangeQueue } from '../shared/change-queue.ts';
-import { absoluteOf } from '../shared/absolute.ts';
-import { commitRecorded } from '../shared/artifact-journal.ts';
-import { fileChangeArtifact } from '../shared/file-change.ts';
-import { decodeText, encodeUtf8, encodingField, formatBytes, sha256 } from '../shared/text.ts';
-import { WriteOutput } from '../shared/output-schemas.ts';
+import { inChangeQueue } from '../common/change-queue.ts';
+import { absoluteOf } from '../common/absolute.ts';
+import { commitRecorded } from '../common/artifact-journal.ts';
+import { fileChangeArtifact } from '../common/file-change.ts';
+import { decodeText, encodeUtf8, encodingField, formatBytes, sha256 } from '../common/text.ts';
+import { WriteOutput } from '../common/output-schemas.ts';
 import { refuseDirectoryForm } from './file-path.ts';
 
 export const WriteInput = Type.Object({

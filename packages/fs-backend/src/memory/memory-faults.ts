@@ -1,6 +1,6 @@
-import { baseOf, joinPath, parentOf } from '../shared/checked.ts';
-import { errnoError } from '../shared/errno.ts';
-import { tempTargetName } from '../shared/temp-name.ts';
+import { baseOf, joinPath, parentOf } from '../common/checked.ts';
+import { errnoError } from '../common/errno.ts';
+import { tempTargetName } from '../common/temp-name.ts';
 
 /** The system calls a fault can be injected into. `write` and `sync` are on the temp file of a write; `rename` matches its source or destination. */
 export type FaultOperation = 'lstat' | 'readlink' | 'readdir' | 'mkdir' | 'open' | 'read' | 'write' | 'sync' | 'rename' | 'unlink';

@@ -1,5 +1,5 @@
-import { errnoError } from '../shared/errno.ts';
-import type { ReadHandle, WriteHandle } from '../shared/host.ts';
+import { errnoError } from '../common/errno.ts';
+import type { ReadHandle, WriteHandle } from '../common/host.ts';
 import type { FaultTable } from './memory-faults.ts';
 import { statOf, yieldTurn } from './memory-stat.ts';
 import type { MemoryFile, MemoryNode } from './memory-tree.ts';

@@ -1,6 +1,6 @@
-import { KeyedMutex } from '../shared/keyed-mutex.ts';
-import { CheckedFileSystem } from '../shared/checked-file-system.ts';
-import { errnoError } from '../shared/errno.ts';
+import { KeyedMutex } from '../common/keyed-mutex.ts';
+import { CheckedFileSystem } from '../common/checked-file-system.ts';
+import { errnoError } from '../common/errno.ts';
 import { FaultTable, type FaultCode, type FaultOperation } from './memory-faults.ts';
 import { InProcessWalkers } from '@openwork/tree-search';
 import { memoryHost } from './memory-host.ts';

@@ -1,6 +1,6 @@
-import { joinPath } from '../shared/checked.ts';
-import { errnoError } from '../shared/errno.ts';
-import type { DirectoryHandle, Host, HostDirectoryEntry } from '../shared/host.ts';
+import { joinPath } from '../common/checked.ts';
+import { errnoError } from '../common/errno.ts';
+import type { DirectoryHandle, Host, HostDirectoryEntry } from '../common/host.ts';
 import type { FaultTable } from './memory-faults.ts';
 import { readHandle, writeHandle } from './memory-file-handles.ts';
 import { kindOf, statOf, yieldTurn } from './memory-stat.ts';

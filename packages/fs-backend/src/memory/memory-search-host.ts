@@ -1,6 +1,6 @@
 import type { EntryKind } from '@openwork/path-guard';
-import { joinPath } from '../shared/checked.ts';
-import { errnoError } from '../shared/errno.ts';
+import { joinPath } from '../common/checked.ts';
+import { errnoError } from '../common/errno.ts';
 import { HEAD_BYTES, openTarget, SearchOpenError, type FileRead, type SearchDirectory, type SearchEntry, type SearchHost, type WireTarget } from '@openwork/tree-search';
 import type { FaultTable } from './memory-faults.ts';
 import { kindOf } from './memory-stat.ts';

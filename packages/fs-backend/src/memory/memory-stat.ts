@@ -1,5 +1,5 @@
 import type { EntryKind } from '@openwork/path-guard';
-import type { HostStat } from '../shared/host.ts';
+import type { HostStat } from '../common/host.ts';
 import { memoryDevice, type MemoryNode } from './memory-tree.ts';
 
 export function kindOf(node: MemoryNode): EntryKind {

@@ -1,4 +1,4 @@
-import { errnoError } from '../shared/errno.ts';
+import { errnoError } from '../common/errno.ts';
 
 interface NodeBase {
   readonly ino: number;

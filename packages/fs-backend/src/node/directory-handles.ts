@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
-import { errnoCode } from '../shared/errno.ts';
+import { errnoCode } from '../common/errno.ts';
 import { directoryFlags } from './node-file-handles.ts';
 
 /** How the Node file system walks the last mile from a root to a file, and why (docs/decisions/0009). */

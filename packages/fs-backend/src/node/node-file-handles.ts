@@ -1,8 +1,8 @@
 import { close, constants, fstatSync, read, type Dirent, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { EntryKind } from '@openwork/path-guard';
-import { errnoError } from '../shared/errno.ts';
-import type { HostStat, ReadHandle, WriteHandle } from '../shared/host.ts';
+import { errnoError } from '../common/errno.ts';
+import type { HostStat, ReadHandle, WriteHandle } from '../common/host.ts';
 
 // O_NOFOLLOW: a symlink swapped in after the check is refused, not followed.
 // O_NONBLOCK: opening a FIFO never waits for a writer. O_NOCTTY: a terminal never becomes ours.

@@ -1,5 +1,5 @@
 import { CacheBudget } from '@openwork/tree-search/worker';
-import { CheckedFileSystem } from '../shared/checked-file-system.ts';
+import { CheckedFileSystem } from '../common/checked-file-system.ts';
 import { detectDirectoryHandles, type DirectoryHandleSupport } from './directory-handles.ts';
 import { nodeHost } from './node-host.ts';
 import { defaultLockDirectory, NodeLocker } from './node-locker.ts';

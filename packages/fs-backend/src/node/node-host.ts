@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { readlink } from 'node:fs/promises';
-import type { Host } from '../shared/host.ts';
+import type { Host } from '../common/host.ts';
 import { hostStat, onCallingThread } from './node-file-handles.ts';
 import { PathDirectory } from './path-directory.ts';
 import { ProcDirectory } from './proc-directory.ts';

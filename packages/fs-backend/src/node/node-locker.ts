@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '@openwork/tool-contract';
 import { lock } from 'proper-lockfile';
-import { sleep, throwIfAborted } from '../shared/abort.ts';
-import type { Locker } from '../shared/checked-file-system.ts';
-import { errnoCode } from '../shared/errno.ts';
-import { KeyedMutex } from '../shared/keyed-mutex.ts';
+import { sleep, throwIfAborted } from '../common/abort.ts';
+import type { Locker } from '../common/checked-file-system.ts';
+import { errnoCode } from '../common/errno.ts';
+import { KeyedMutex } from '../common/keyed-mutex.ts';
 
 export interface NodeLockerOptions {
   readonly directory: string;

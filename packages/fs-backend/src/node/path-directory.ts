@@ -1,8 +1,8 @@
 import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { joinPath } from '../shared/checked.ts';
-import { errnoError } from '../shared/errno.ts';
-import type { DirectoryHandle, HostDirectoryEntry, HostStat, ReadHandle, WriteHandle } from '../shared/host.ts';
+import { joinPath } from '../common/checked.ts';
+import { errnoError } from '../common/errno.ts';
+import type { DirectoryHandle, HostDirectoryEntry, HostStat, ReadHandle, WriteHandle } from '../common/host.ts';
 import { closeQuietly, createFlags, hostStat, kindOf, readFlags, readHandle, singleComponent, writeHandle } from './node-file-handles.ts';
 
 interface Level {

@@ -1,7 +1,7 @@
 import { close, fstatSync, fsync, lstatSync, openSync } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
-import { errnoCode, errnoError } from '../shared/errno.ts';
-import type { DirectoryHandle, HostDirectoryEntry, HostStat, ReadHandle, WriteHandle } from '../shared/host.ts';
+import { errnoCode, errnoError } from '../common/errno.ts';
+import type { DirectoryHandle, HostDirectoryEntry, HostStat, ReadHandle, WriteHandle } from '../common/host.ts';
 import { createFlags, descriptorReadHandle, directoryFlags, hostStat, kindOf, onCallingThread, readFlags, singleComponent, writeHandle } from './node-file-handles.ts';
 
 /**

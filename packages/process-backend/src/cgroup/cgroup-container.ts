@@ -1,9 +1,9 @@
 import type { LimitKind } from '../containment.ts';
-import type { CommandContainer, Ending } from '../shared/command-container.ts';
-import type { LeaderExit } from '../shared/started-child.ts';
-import { groupAlive, signalGroup } from '../shared/group-liveness.ts';
-import { KILL_CONFIRM_MS } from '../shared/terminate-group.ts';
-import { pause, within } from '../shared/wait.ts';
+import type { CommandContainer, Ending } from '../common/command-container.ts';
+import type { LeaderExit } from '../common/started-child.ts';
+import { groupAlive, signalGroup } from '../common/group-liveness.ts';
+import { KILL_CONFIRM_MS } from '../common/terminate-group.ts';
+import { pause, within } from '../common/wait.ts';
 import type { CommandCgroup } from './command-cgroup.ts';
 import type { Placement } from './placement-shim.ts';
 

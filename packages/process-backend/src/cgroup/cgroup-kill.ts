@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { pause } from '../shared/wait.ts';
+import { pause } from '../common/wait.ts';
 import { counterIn, parsePids, readCgroupFile, readPids, writeCgroupFile } from './cgroup-files.ts';
 import type { CgroupLayout, Freezer } from './cgroup-layout.ts';
 

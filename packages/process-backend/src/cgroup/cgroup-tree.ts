@@ -1,6 +1,6 @@
 import { readdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pause } from '../shared/wait.ts';
+import { pause } from '../common/wait.ts';
 import { exists } from './cgroup-files.ts';
 import { killMembers } from './cgroup-kill.ts';
 import type { CgroupLayout } from './cgroup-layout.ts';

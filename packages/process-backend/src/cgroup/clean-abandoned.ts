@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CgroupContainment, ContainmentReport } from '../containment.ts';
-import { KILL_CONFIRM_MS } from '../shared/terminate-group.ts';
+import { KILL_CONFIRM_MS } from '../common/terminate-group.ts';
 import { currentOwner, ownerAlive, ownerOfName } from './cgroup-owner.ts';
 import { parentDirectories } from './cgroup-layout.ts';
 import { removeNestedCgroups } from './cgroup-tree.ts';

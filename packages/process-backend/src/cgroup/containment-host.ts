@@ -1,9 +1,9 @@
 import { ToolError } from '@openwork/tool-contract';
 import { DEFAULT_PROCESS_LIMITS, type ContainmentOptions, type ContainmentReport, type ProcessLimits } from '../containment.ts';
 import type { SpawnRequest } from '../process-backend.ts';
-import { ProcessGroupContainer, type CommandContainer } from '../shared/command-container.ts';
-import { cleanAbandonedScratch } from '../shared/scratch-directory.ts';
-import { spawnFailed } from '../shared/spawn-failed.ts';
+import { ProcessGroupContainer, type CommandContainer } from '../common/command-container.ts';
+import { cleanAbandonedScratch } from '../common/scratch-directory.ts';
+import { spawnFailed } from '../common/spawn-failed.ts';
 import { describeError } from './cgroup-files.ts';
 import { CgroupContainer } from './cgroup-container.ts';
 import { cleanAbandonedCgroups } from './clean-abandoned.ts';

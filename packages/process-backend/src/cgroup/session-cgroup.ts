@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CgroupContainment } from '../containment.ts';
-import { KILL_CONFIRM_MS } from '../shared/terminate-group.ts';
+import { KILL_CONFIRM_MS } from '../common/terminate-group.ts';
 import { describeError, mustWrite, writeCgroupFile } from './cgroup-files.ts';
 import { commandCgroupName, currentOwner } from './cgroup-owner.ts';
 import { removeCgroupDirectory, removeNestedCgroups } from './cgroup-tree.ts';

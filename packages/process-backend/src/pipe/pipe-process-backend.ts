@@ -2,8 +2,8 @@ import { ToolError } from '@openwork/tool-contract';
 import { ContainmentHost } from '../cgroup/containment-host.ts';
 import type { ContainmentOptions, ContainmentReport } from '../containment.ts';
 import type { Availability, ProcessBackend, ProcessExit, SpawnRequest } from '../process-backend.ts';
-import { ProcessTable } from '../shared/process-table.ts';
-import { runSupervised, type SupervisorDefaults } from '../shared/supervise.ts';
+import { ProcessTable } from '../common/process-table.ts';
+import { runSupervised, type SupervisorDefaults } from '../common/supervise.ts';
 import { startPipeChild } from './start-pipe-child.ts';
 
 export interface PipeProcessBackendOptions extends ContainmentOptions {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { SpawnRequest } from '../process-backend.ts';
-import { preflight } from '../shared/preflight.ts';
-import { spawnFailed } from '../shared/spawn-failed.ts';
-import type { LeaderExit, OutputSinks, StartedChild } from '../shared/started-child.ts';
+import { preflight } from '../common/preflight.ts';
+import { spawnFailed } from '../common/spawn-failed.ts';
+import type { LeaderExit, OutputSinks, StartedChild } from '../common/started-child.ts';
 
 /**
  * Spawns the command detached (setsid: the child leads a new process group,

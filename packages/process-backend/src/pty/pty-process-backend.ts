@@ -1,11 +1,11 @@
 import { ContainmentHost } from '../cgroup/containment-host.ts';
 import type { ContainmentOptions, ContainmentReport } from '../containment.ts';
 import type { Availability, ProcessBackend, ProcessExit, SpawnRequest } from '../process-backend.ts';
-import { ProcessTable } from '../shared/process-table.ts';
-import { runSupervised, type SupervisorDefaults } from '../shared/supervise.ts';
+import { ProcessTable } from '../common/process-table.ts';
+import { runSupervised, type SupervisorDefaults } from '../common/supervise.ts';
 import { loadNodePty } from './load-node-pty.ts';
 import { startPtyChild } from './start-pty-child.ts';
-import { spawnFailed } from '../shared/spawn-failed.ts';
+import { spawnFailed } from '../common/spawn-failed.ts';
 
 export interface PtyProcessBackendOptions extends ContainmentOptions {
   /** Between TERM and KILL when a request gives none; default 2000 ms. */

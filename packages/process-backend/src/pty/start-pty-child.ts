@@ -1,11 +1,11 @@
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { SpawnRequest } from '../process-backend.ts';
-import { groupFormed } from '../shared/group-liveness.ts';
-import { spawnFailed } from '../shared/spawn-failed.ts';
-import type { LeaderExit, OutputSinks, StartedChild } from '../shared/started-child.ts';
+import { groupFormed } from '../common/group-liveness.ts';
+import { spawnFailed } from '../common/spawn-failed.ts';
+import type { LeaderExit, OutputSinks, StartedChild } from '../common/started-child.ts';
 import type { NodePtyModule } from './load-node-pty.ts';
-import { preflight } from '../shared/preflight.ts';
+import { preflight } from '../common/preflight.ts';
 
 /** End of input, typed once at the start unless the request keeps the input open: the pty's input is closed like the pipe backend's stdin. */
 const END_OF_INPUT = '\x04';
