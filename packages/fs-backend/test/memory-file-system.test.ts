@@ -13,6 +13,49 @@ import { callOnce, checkedOnce, INSIDE_TEXT, OUTSIDE_MARK } from './fixtures/swa
 
 const root = '/home/user/project';
 
+/**
+ * Exchanges `${root}/sub` with `other` at random microtask turns (a fixed
+ * seed: the same interleavings on every run) while `calls` run, and counts
+ * what came back: calls that reached the other tree, calls that went
+ * through, refusals by kind.
+ */
+async function raceSwaps(fs: MemoryFileSystem, other: string, seed: number, calls: (call: number) => Promise<boolean>, count: number) {
+  let state = seed;
+  const random = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  let running = true;
+  let swaps = 0;
+  // Every step of the memory host yields a microtask; the swapper takes some of those turns.
+  const swapper = (async () => {
+    while (running) {
+      if (random() < 0.3) {
+        fs.moveEntry(`${root}/sub`, `${root}/.parked`);
+        fs.moveEntry(other, `${root}/sub`);
+        fs.moveEntry(`${root}/.parked`, other);
+        swaps += 1;
+      }
+      await Promise.resolve();
+    }
+  })();
+  const refused: Record<string, number> = {};
+  let ok = 0;
+  let reached = 0;
+  for (let call = 1; call <= count; call += 1) {
+    try {
+      if (await calls(call)) reached += 1;
+      ok += 1;
+    } catch (error) {
+      if (!isToolError(error)) throw error;
+      refused[error.kind] = (refused[error.kind] ?? 0) + 1;
+    }
+  }
+  running = false;
+  await swapper;
+  return { swaps, ok, refused, reached };
+}
+
 async function world(fs = new MemoryFileSystem({ directories: [root] })) {
   return { fs, guard: await PathGuard.create({ workingDirectory: root, probe: fs }) };
 }
@@ -139,41 +182,8 @@ describe('MemoryFileSystem directory handles hold the directory, as descriptors 
       symlinks: { [`${root}/.swap-link`]: '/outside' },
     });
     const guard = await PathGuard.create({ workingDirectory: root, probe: fs });
-    // A small deterministic generator: the same interleavings on every run.
-    let seed = 19;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
-    let running = true;
-    let swaps = 0;
-    // Every step of the memory host yields a microtask; the swapper takes some of those turns.
-    const swapper = (async () => {
-      while (running) {
-        if (random() < 0.3) {
-          fs.moveEntry(`${root}/sub`, `${root}/.parked`);
-          fs.moveEntry(`${root}/.swap-link`, `${root}/sub`);
-          fs.moveEntry(`${root}/.parked`, `${root}/.swap-link`);
-          swaps += 1;
-        }
-        await Promise.resolve();
-      }
-    })();
     const operations = ['read', 'write', 'edit', 'list', 'search'] as const;
-    const refused: Record<string, number> = {};
-    let ok = 0;
-    let outsideReads = 0;
-    for (let call = 0; call < 1500; call += 1) {
-      try {
-        if (await callOnce(operations[call % operations.length] as (typeof operations)[number], fs, guard, call)) outsideReads += 1;
-        ok += 1;
-      } catch (error) {
-        if (!isToolError(error)) throw error;
-        refused[error.kind] = (refused[error.kind] ?? 0) + 1;
-      }
-    }
-    running = false;
-    await swapper;
+    const { swaps, ok, refused, reached: outsideReads } = await raceSwaps(fs, `${root}/.swap-link`, 19, (call) => callOnce(operations[(call - 1) % operations.length] as (typeof operations)[number], fs, guard, call - 1), 1500);
     const report = JSON.stringify({ swaps, ok, refused, outsideReads });
     expect(outsideReads, report).toBe(0);
     expect(fs.inspectDirectory('/outside'), report).toEqual(['file.txt', 'outside-only.txt']);
@@ -197,38 +207,7 @@ describe('MemoryFileSystem directory handles hold the directory, as descriptors 
     // Each CheckedPath is made by a first call while sub is the real directory; only the walk's identity check tells the stranger apart.
     const options = { resolve: checkedOnce(guard) };
     for (const operation of operations) expect(await callOnce(operation, fs, guard, 0, options)).toBe(false);
-    let seed = 23;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
-    let running = true;
-    let swaps = 0;
-    const swapper = (async () => {
-      while (running) {
-        if (random() < 0.3) {
-          fs.moveEntry(`${root}/sub`, `${root}/.parked`);
-          fs.moveEntry(stranger, `${root}/sub`);
-          fs.moveEntry(`${root}/.parked`, stranger);
-          swaps += 1;
-        }
-        await Promise.resolve();
-      }
-    })();
-    const refused: Record<string, number> = {};
-    let ok = 0;
-    let strangerReads = 0;
-    for (let call = 1; call <= 1000; call += 1) {
-      try {
-        if (await callOnce(operations[call % operations.length] as (typeof operations)[number], fs, guard, call, options)) strangerReads += 1;
-        ok += 1;
-      } catch (error) {
-        if (!isToolError(error)) throw error;
-        refused[error.kind] = (refused[error.kind] ?? 0) + 1;
-      }
-    }
-    running = false;
-    await swapper;
+    const { swaps, ok, refused, reached: strangerReads } = await raceSwaps(fs, stranger, 23, (call) => callOnce(operations[call % operations.length] as (typeof operations)[number], fs, guard, call, options), 1000);
     const report = JSON.stringify({ swaps, ok, refused, strangerReads });
     expect(strangerReads, report).toBe(0);
     const strangerNow = fs.inspectDirectory(`${root}/sub`)?.includes('outside-only.txt') === true ? `${root}/sub` : stranger;
