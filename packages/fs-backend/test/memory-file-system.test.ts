@@ -106,6 +106,9 @@ describe('MemoryFileSystem seeding and POSIX semantics', () => {
     await expectToolError(fs.lstat(`${root}/loop/below`), 'symlink_loop');
     await expectToolError(fs.lstat(`${root}/${'n'.repeat(256)}`), 'name_too_long');
     expect(await fs.lstat(`${root}/${'n'.repeat(255)}`)).toBeNull();
+    // The bound is in bytes of UTF-8: 128 two-byte characters are over it, 127 and one more byte are not.
+    await expectToolError(fs.lstat(`${root}/${'é'.repeat(128)}`), 'name_too_long');
+    expect(await fs.lstat(`${root}/${'é'.repeat(127)}n`)).toBeNull();
   });
 
   it('readlink of something that is not a symlink is stale: the guard asks only after lstat said symlink, so it was swapped meanwhile', async () => {

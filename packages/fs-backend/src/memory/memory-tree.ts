@@ -74,7 +74,8 @@ export class MemoryTree {
         if (last) return here();
         continue;
       }
-      if (encoder.encode(name).byteLength > maxNameBytes) throw errnoError('ENAMETOOLONG', 'walk', path);
+      // A UTF-16 code unit is at most 3 bytes of UTF-8: a short name needs no encoding to be within the bound.
+      if (name.length > maxNameBytes / 3 && encoder.encode(name).byteLength > maxNameBytes) throw errnoError('ENAMETOOLONG', 'walk', path);
       const directory = (stack[stack.length - 1] as (typeof stack)[number]).directory;
       const node = directory.entries.get(name);
       if (node === undefined) {
