@@ -42,8 +42,8 @@ const SCRIPTS = ['measure.mjs', 'mcp-latency.mjs', 'http-latency.mjs', 'bare-htt
 
 /** Builds every package and installs the tarballs (and the reference MCP server) into a fresh project. */
 async function install(): Promise<string> {
-  log('building the packages (nx run-many -t build)');
-  execFileSync('pnpm', ['exec', 'nx', 'run-many', '-t', 'build', '--outputStyle=static'], {
+  log('building the packages (nx run @openwork/workspace:build-packages)');
+  execFileSync('pnpm', ['exec', 'nx', 'run', '@openwork/workspace:build-packages', '--outputStyle=static'], {
     cwd: repository,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
