@@ -95,7 +95,7 @@ export async function buildPackages(options: { readonly log: (line: string) => v
     failed.push(...diagnostics);
     if (entry.folder === 'fs-backend') await copyFile(join(directory, workerBundle), join(directory, 'dist', 'node', basename(workerBundle)));
     if (entry.folder === 'cli') await run(process.execPath, ['build-bin.mjs'], { cwd: directory });
-    options.log(`${entry.name}: ${diagnostics.length === 0 ? 'built' : `${diagnostics.length} errors`}`);
+    options.log(`${entry.name}: ${diagnostics.length === 0 ? 'built' : `${diagnostics.length} ${diagnostics.length === 1 ? 'error' : 'errors'}`}`);
   }
   return failed;
 }
