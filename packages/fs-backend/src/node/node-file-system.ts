@@ -62,6 +62,11 @@ export class NodeFileSystem extends CheckedFileSystem {
     this.#workers = workers;
   }
 
+  /** The budget's size in bytes, shared with every file system given the same budget; 0 when searches keep nothing. */
+  get searchCacheMaxBytes(): number {
+    return this.#budget.maxBytes;
+  }
+
   /** Bytes of summaries the search caches hold now, of every file system sharing this one's budget. */
   get searchCacheBytes(): number {
     return this.#budget.usedBytes;

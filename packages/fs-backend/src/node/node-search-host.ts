@@ -46,8 +46,8 @@ function identityAt(path: string): FileIdentity | undefined {
  * walker keeps file summaries between calls (docs/decisions/0036).
  */
 export function nodeSearchHost(options: { handles: boolean; cache?: SearchCacheOptions }): SearchHost {
-  const buffer = new ReadBuffer();
   const cache = options.cache?.budget.shared === undefined ? undefined : new SearchCache(options.cache);
+  const buffer = new ReadBuffer({ identities: cache !== undefined });
   return { open: (target, path) => openTarget(target, path, () => openRoot(target, options.handles, buffer)), ...(cache === undefined ? {} : { cache }) };
 }
 
