@@ -2,6 +2,7 @@ import { RE2JS } from 're2js';
 import { ToolError } from '@openwork/tool-contract';
 import { foldedLiteral, foldVariants, type FoldedLiteral } from './case-fold.ts';
 import { trigramsOf } from './content-summary.ts';
+import { lineTests, matchStart, type LineTests } from './match-start.ts';
 
 /** A compiled grep pattern: the linear-time matcher and the literal every matching line holds. */
 export interface SearchPattern {
@@ -57,14 +58,18 @@ export function compileSearchPattern(pattern: string, options: { caseInsensitive
   let compiled: RE2JS | undefined;
   if (!literalText && (META.test(pattern) || /[\uD800-\uDFFF]/.test(pattern))) compiled = compileOrRefuse(pattern, flags);
   const engine = () => (compiled ??= compileOrRefuse(source, flags));
+  // Line by line, the engine tries only where a match can begin (match-start.ts); a folded prefix is not a byte string.
+  const start = multiline ? undefined : matchStart(source);
+  let tests: LineTests | undefined;
+  const lines = () => (tests ??= lineTests(engine(), options.caseInsensitive && start?.kind === 'prefix' ? undefined : start));
   const literals = literalText ? (pattern === '' ? [] : [pattern]) : requiredLiterals(pattern);
   const literal = literals[0];
   const choices = literalText || options.caseInsensitive || multiline ? [pattern] : alternatives(pattern);
   const anyOf = choices.length > 1 && choices.every((choice) => choice.length > 0 && !META.test(choice) && !/[\r\n\uFEFF\uD800-\uDFFF]/.test(choice)) ? choices.map((choice) => Buffer.from(choice, 'utf8')) : undefined;
   const plain = anyOf !== undefined || (literal !== undefined && (literalText || literal === pattern) && !/[\r\n\uFEFF]/.test(literal));
   return {
-    test: (line) => engine().test(line),
-    testBytes: (line) => engine().test(line),
+    test: (line) => lines().test(line),
+    testBytes: (line) => lines().testBytes(line),
     multiline,
     spans: (text) => spansOf(engine(), text),
     requiredLiteral: options.caseInsensitive ? undefined : literal,
