@@ -1,9 +1,11 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { EntryKind } from '@openwork/path-guard';
 import {
+  ListingCache,
   openTarget,
   SearchCache,
   SearchOpenError,
+  type DirectoryStamp,
   type FileIdentity,
   type FileRead,
   type HeadDecision,
@@ -43,15 +45,42 @@ function identityAt(path: string): FileIdentity | undefined {
  * is looked up under /proc/self/fd/N/, which is openat(2) without an addon.
  * Without /proc (`handles` false) each level is lstat-checked by path just
  * before it is used, the fallback of the main thread. With `cache`, the
- * walker keeps file summaries between calls (docs/decisions/0036).
+ * walker keeps file summaries between calls, and with `listingBytes` its
+ * directory listings, up to that many bytes (docs/decisions/0036).
  */
-export function nodeSearchHost(options: { handles: boolean; cache?: SearchCacheOptions }): SearchHost {
+export function nodeSearchHost(options: { handles: boolean; cache?: SearchCacheOptions; listingBytes?: number }): SearchHost {
   const cache = options.cache?.budget.shared === undefined ? undefined : new SearchCache(options.cache);
-  const buffer = new ReadBuffer({ identities: cache !== undefined });
-  return { open: (target, path) => openTarget(target, path, () => openRoot(target, options.handles, buffer)), ...(cache === undefined ? {} : { cache }) };
+  const listingBytes = cache === undefined ? 0 : (options.listingBytes ?? 0);
+  const kept: KeptBetweenCalls = {
+    buffer: new ReadBuffer({ identities: cache !== undefined }),
+    listings: listingBytes > 0 ? new ListingCache({ maxBytes: listingBytes, ...(options.cache?.racyMs === undefined ? {} : { racyMs: options.cache.racyMs }) }) : undefined,
+  };
+  return { open: (target, path) => openTarget(target, path, () => openRoot(target, options.handles, kept)), ...(cache === undefined ? {} : { cache }) };
 }
 
-function openRoot(target: WireTarget, handles: boolean, buffer: ReadBuffer): SearchDirectory {
+/** What a walker's directories share: the read buffer, and the listings kept between calls when it keeps any. */
+interface KeptBetweenCalls {
+  readonly buffer: ReadBuffer;
+  readonly listings: ListingCache | undefined;
+}
+
+function stampOf(stat: Stats): DirectoryStamp {
+  return { dev: stat.dev, ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
+}
+
+/** A directory's listing: the one kept for the stamps fstat gave it when it was opened, or read now (and kept when it may be). */
+function listed(kept: KeptBetweenCalls, stamp: DirectoryStamp, read: () => SearchEntry[]): SearchEntry[] {
+  const listings = kept.listings;
+  if (listings === undefined) return read();
+  const cached = listings.get(stamp);
+  if (cached !== undefined) return cached;
+  const listedAt = listings.now();
+  const entries = read();
+  listings.put(stamp, entries, listedAt);
+  return entries;
+}
+
+function openRoot(target: WireTarget, handles: boolean, kept: KeptBetweenCalls): SearchDirectory {
   // The identity is compared by the shared walk; here only what a descriptor cannot tell: by path, a symlink is not the root.
   if (!handles) {
     let stat: Stats;
@@ -62,7 +91,7 @@ function openRoot(target: WireTarget, handles: boolean, buffer: ReadBuffer): Sea
       throw error;
     }
     if (!stat.isDirectory()) throw new SearchOpenError('root');
-    return new PathDirectory(target.root, stat, buffer);
+    return new PathDirectory(target.root, stat, kept);
   }
   let fd: number;
   try {
@@ -72,7 +101,7 @@ function openRoot(target: WireTarget, handles: boolean, buffer: ReadBuffer): Sea
     throw error;
   }
   try {
-    return new ProcDirectory(fd, fstatSync(fd), buffer);
+    return new ProcDirectory(fd, fstatSync(fd), kept);
   } catch (error) {
     closeSync(fd);
     throw error;
@@ -85,19 +114,21 @@ class ProcDirectory implements SearchDirectory {
   readonly ino: number;
   readonly #fd: number;
   readonly #self: string;
-  readonly #buffer: ReadBuffer;
+  readonly #kept: KeptBetweenCalls;
+  readonly #stamp: DirectoryStamp;
   #closed = false;
 
-  constructor(fd: number, stat: Stats, buffer: ReadBuffer) {
+  constructor(fd: number, stat: Stats, kept: KeptBetweenCalls) {
     this.#fd = fd;
     this.dev = stat.dev;
     this.ino = stat.ino;
     this.#self = `/proc/self/fd/${fd}`;
-    this.#buffer = buffer;
+    this.#kept = kept;
+    this.#stamp = stampOf(stat);
   }
 
   list(): SearchEntry[] {
-    return readdirSync(this.#self, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: kindOf(entry) }));
+    return listed(this.#kept, this.#stamp, () => readdirSync(this.#self, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: kindOf(entry) })));
   }
 
   openDirectory(name: string): SearchDirectory {
@@ -121,7 +152,7 @@ class ProcDirectory implements SearchDirectory {
       throw error;
     }
     try {
-      return new ProcDirectory(fd, fstatSync(fd), this.#buffer);
+      return new ProcDirectory(fd, fstatSync(fd), this.#kept);
     } catch (error) {
       closeSync(fd);
       throw error;
@@ -129,7 +160,7 @@ class ProcDirectory implements SearchDirectory {
   }
 
   readFile(name: string, maxBytes: number, decide?: HeadDecision): FileRead {
-    return readAt(`${this.#self}/${name}`, this.#buffer, { maxBytes, decide });
+    return readAt(`${this.#self}/${name}`, this.#kept.buffer, { maxBytes, decide });
   }
 
   identify(name: string): FileIdentity | undefined {
@@ -160,13 +191,15 @@ class PathDirectory implements SearchDirectory {
   readonly dev: number;
   readonly ino: number;
   readonly #path: string;
-  readonly #buffer: ReadBuffer;
+  readonly #kept: KeptBetweenCalls;
+  readonly #stamp: DirectoryStamp;
 
-  constructor(path: string, stat: Stats, buffer: ReadBuffer) {
+  constructor(path: string, stat: Stats, kept: KeptBetweenCalls) {
     this.#path = path;
     this.dev = stat.dev;
     this.ino = stat.ino;
-    this.#buffer = buffer;
+    this.#kept = kept;
+    this.#stamp = stampOf(stat);
   }
 
   #at(name: string): string {
@@ -180,10 +213,12 @@ class PathDirectory implements SearchDirectory {
 
   list(): SearchEntry[] {
     // readdir follows a symlink: one swapped in before or during the listing must not be listed through.
-    this.#still();
-    const entries = readdirSync(this.#path, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: kindOf(entry) }));
-    this.#still();
-    return entries;
+    return listed(this.#kept, this.#stamp, () => {
+      this.#still();
+      const entries = readdirSync(this.#path, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: kindOf(entry) }));
+      this.#still();
+      return entries;
+    });
   }
 
   openDirectory(name: string): SearchDirectory {
@@ -191,11 +226,11 @@ class PathDirectory implements SearchDirectory {
     const stat = lstatSync(path);
     if (stat.isSymbolicLink()) throw new SearchOpenError('directory');
     if (!stat.isDirectory()) throw Object.assign(new Error(`ENOTDIR: ${path}`), { code: 'ENOTDIR' });
-    return new PathDirectory(path, stat, this.#buffer);
+    return new PathDirectory(path, stat, this.#kept);
   }
 
   readFile(name: string, maxBytes: number, decide?: HeadDecision): FileRead {
-    return readAt(this.#at(name), this.#buffer, { maxBytes, decide, check: () => this.#still() });
+    return readAt(this.#at(name), this.#kept.buffer, { maxBytes, decide, check: () => this.#still() });
   }
 
   identify(name: string): FileIdentity | undefined {

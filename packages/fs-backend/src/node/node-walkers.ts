@@ -1,7 +1,7 @@
 import type { SearchCacheOptions } from '@openwork/tree-search/worker';
 import { InProcessWalkers, type InProcessRun, type SearchWalkers, type WalkerEvents, type WalkerRun, type WireSpec, type WireTask } from '@openwork/tree-search';
 import { nodeSearchHost } from './node-search-host.ts';
-import type { WorkerPool } from './worker-pool.ts';
+import { LISTING_BYTES_PER_WALKER, type WorkerPool } from './worker-pool.ts';
 
 /** How long a search walks on the calling thread alone before the worker threads are started to take over. */
 const HEAD_START_MS = 75;
@@ -26,15 +26,33 @@ const SLICE_MS = 4;
  */
 export class NodeWalkers implements SearchWalkers {
   readonly #pool: WorkerPool;
-  readonly #local: InProcessWalkers;
+  readonly #options: { handles: boolean; cache?: SearchCacheOptions | undefined };
+  /** The calling thread's walker, made at its first search after a close, with what it reserved for its listings. */
+  #local: { readonly walkers: InProcessWalkers; readonly listingBytes: number } | undefined;
 
   constructor(pool: WorkerPool, options: { handles: boolean; cache?: SearchCacheOptions | undefined }) {
     this.#pool = pool;
-    this.#local = new InProcessWalkers(nodeSearchHost({ handles: options.handles, ...(options.cache === undefined ? {} : { cache: options.cache }) }), { sliceMs: SLICE_MS });
+    this.#options = options;
   }
 
   begin(spec: WireSpec, events: WalkerEvents): WalkerRun {
-    return new HeadStartRun(this.#pool, this.#local.begin(spec, events), spec, events);
+    return new HeadStartRun(this.#pool, this.#localWalkers().begin(spec, events), spec, events);
+  }
+
+  /** Forgets the calling thread's listings and gives back what they reserved; a later search starts afresh. */
+  close(): void {
+    if (this.#local !== undefined) this.#options.cache?.budget.releaseListings(this.#local.listingBytes);
+    this.#local = undefined;
+  }
+
+  #localWalkers(): InProcessWalkers {
+    if (this.#local === undefined) {
+      const cache = this.#options.cache;
+      const listingBytes = cache?.budget.reserveListings(LISTING_BYTES_PER_WALKER) ?? 0;
+      const host = nodeSearchHost({ handles: this.#options.handles, ...(cache === undefined ? {} : { cache, listingBytes }) });
+      this.#local = { walkers: new InProcessWalkers(host, { sliceMs: SLICE_MS }), listingBytes };
+    }
+    return this.#local.walkers;
   }
 }
 
