@@ -1,7 +1,7 @@
 import type { SearchCacheOptions } from '@openwork/tree-search/worker';
 import { InProcessWalkers, type InProcessRun, type SearchWalkers, type WalkerEvents, type WalkerRun, type WireSpec, type WireTask } from '@openwork/tree-search';
 import { nodeSearchHost } from './node-search-host.ts';
-import { LISTING_BYTES_PER_WALKER, type WorkerPool } from './worker-pool.ts';
+import type { WorkerPool } from './worker-pool.ts';
 
 /** How long a search walks on the calling thread alone before the worker threads are started to take over. */
 const HEAD_START_MS = 75;
@@ -13,6 +13,12 @@ const HEAD_START_MS = 75;
 const LARGE_CAPACITY = 10_000;
 /** The calling thread's turns: this long, then other work (and the merge) runs. */
 const SLICE_MS = 4;
+/**
+ * What the calling thread's walker asks of the budget's part for directory
+ * listings (docs/decisions/0036): it walks a tree alone only while the tree
+ * is small, so less than a worker's 8 MiB.
+ */
+const LISTING_BYTES_CALLING_THREAD = 2 * 1024 * 1024;
 
 /**
  * The Node file system's walkers (docs/decisions/0012): a search starts
@@ -48,7 +54,7 @@ export class NodeWalkers implements SearchWalkers {
   #localWalkers(): InProcessWalkers {
     if (this.#local === undefined) {
       const cache = this.#options.cache;
-      const listingBytes = cache?.budget.reserveListings(LISTING_BYTES_PER_WALKER) ?? 0;
+      const listingBytes = cache?.budget.reserveListings(LISTING_BYTES_CALLING_THREAD) ?? 0;
       const host = nodeSearchHost({ handles: this.#options.handles, ...(cache === undefined ? {} : { cache, listingBytes }) });
       this.#local = { walkers: new InProcessWalkers(host, { sliceMs: SLICE_MS }), listingBytes };
     }

@@ -7,8 +7,8 @@ import { SEARCH_WORKER_SOURCE } from './worker-source.generated.js';
 
 /** How long a worker may take to stop a cancelled task before it is terminated instead. */
 const CANCEL_GRACE_MS = 2000;
-/** What each walker asks of the budget's part for directory listings (docs/decisions/0036): a tree of about 10,000 directories. */
-export const LISTING_BYTES_PER_WALKER = 8 * 1024 * 1024;
+/** What each worker asks of the budget's part for directory listings (docs/decisions/0036): a tree of about 10,000 directories. */
+const LISTING_BYTES_PER_WORKER = 8 * 1024 * 1024;
 
 /** What a worker thread is started with: its last mile, and the shared budget of its search cache when it keeps one (docs/decisions/0036). */
 export interface WorkerData {
@@ -159,7 +159,7 @@ export class WorkerPool implements SearchWalkers {
     this.#release(this.#workers.filter((worker) => worker.failed !== undefined));
     this.#workers = this.#workers.filter((worker) => worker.failed === undefined);
     while (this.#workers.length < this.#size) {
-      const listingBytes = this.#budget?.reserveListings(LISTING_BYTES_PER_WALKER) ?? 0;
+      const listingBytes = this.#budget?.reserveListings(LISTING_BYTES_PER_WORKER) ?? 0;
       const worker = new PoolWorker(
         { ...this.#data, listingBytes },
         (from, message) => this.#onMessage(from, message),
