@@ -56,6 +56,13 @@ function skillsRoot(options: CliOptions): string | undefined {
 export interface HostOptions {
   /** Keeps background commands (the MCP server's sessions); they end with the host. */
   readonly background?: boolean;
+  /**
+   * Keeps what searches learn between calls, in the one budget every session
+   * of the process shares (the MCP server's). A one-shot command keeps
+   * nothing: it never reads a file twice, and the bookkeeping would only
+   * slow its one search (docs/decisions/0036).
+   */
+  readonly searchCache?: boolean;
 }
 
 /** The memory every search cache of this process shares (docs/decisions/0036). */
@@ -84,8 +91,11 @@ export async function createHost(options: CliOptions, hostOptions: HostOptions =
           }));
   const background = hostOptions.background === true ? new BackgroundCommands({ ...backgroundLimits(options), terminal: openTerminal }) : undefined;
   // docs/contract.md §6: one budget for what every session's searches keep, whatever the number of sessions.
-  serverSearchCache ??= new CacheBudget({ maxBytes: options.searchCacheBytes ?? SEARCH_CACHE_BYTES });
-  const filesystem = new NodeFileSystem({ searchCache: { budget: serverSearchCache } });
+  let filesystem: NodeFileSystem;
+  if (hostOptions.searchCache === true) {
+    serverSearchCache ??= new CacheBudget({ maxBytes: options.searchCacheBytes ?? SEARCH_CACHE_BYTES });
+    filesystem = new NodeFileSystem({ searchCache: { budget: serverSearchCache } });
+  } else filesystem = new NodeFileSystem({ searchCache: { maxBytes: 0 } });
   return {
     filesystem,
     processes,

@@ -16,8 +16,15 @@ const EPOCH_SECONDS = 1_700_000_000;
 const BYTES_PER_SLOT = 1024;
 /** Slots looked at for one inode before the first of them is taken over. */
 const PROBES = 8;
-/** header: [the second the ring last went round, arena words allocated in this lap, arena words, slots, laps of the arena]. */
-const HEADER_INTS = 5;
+/**
+ * header: [the second the ring last went round, arena words allocated in this
+ * lap, arena words, slots, laps of the arena, bytes of directory listings
+ * reserved, bytes the listings may reserve].
+ */
+const HEADER_INTS = 7;
+/** The walkers' directory listings may take this part of the budget (listing-cache.ts), at most LISTINGS_MAX. */
+const LISTINGS_SHARE = 8;
+const LISTINGS_MAX = 32 * 1024 * 1024;
 
 /** What the budget's threads share: every buffer is shared memory. */
 export interface SharedSearchMemory {
@@ -74,7 +81,8 @@ export class CacheBudget {
     if ('shared' in from) memory = from.shared;
     else if (from.maxBytes >= 4 * SEEN_BYTES) {
       const slots = Math.min(1 << 18, nextPowerOfTwo(Math.floor(from.maxBytes / BYTES_PER_SLOT)) / 2);
-      const arenaWords = Math.floor((from.maxBytes - SEEN_BYTES - slots * SLOT_BYTES) / 4);
+      const listings = Math.min(LISTINGS_MAX, Math.floor(from.maxBytes / LISTINGS_SHARE));
+      const arenaWords = Math.floor((from.maxBytes - SEEN_BYTES - slots * SLOT_BYTES - listings) / 4);
       memory = {
         header: new SharedArrayBuffer(HEADER_INTS * 4),
         seen: new SharedArrayBuffer(SEEN_BYTES),
@@ -85,6 +93,7 @@ export class CacheBudget {
       const header = new Int32Array(memory.header);
       header[2] = arenaWords;
       header[3] = slots;
+      header[6] = listings;
     }
     this.#memory = memory;
     this.#header = new Int32Array(memory?.header ?? new ArrayBuffer(HEADER_INTS * 4));
@@ -92,7 +101,33 @@ export class CacheBudget {
     this.#slots = new Int32Array(memory?.slots ?? new ArrayBuffer(0));
     this.#identities = new Float64Array(memory?.identities ?? new ArrayBuffer(0));
     this.#arena = new Int32Array(memory?.arena ?? new ArrayBuffer(0));
-    this.maxBytes = memory === undefined ? 0 : SEEN_BYTES + this.#slots.byteLength + this.#identities.byteLength + this.#arena.byteLength;
+    this.maxBytes = memory === undefined ? 0 : SEEN_BYTES + this.#slots.byteLength + this.#identities.byteLength + this.#arena.byteLength + (this.#header[6] as number);
+  }
+
+  /**
+   * Takes up to `bytes` of the part of the budget kept for directory
+   * listings, for one walker thread; what it grants (0 when the part is
+   * taken: that walker then lists every directory every call). The thread
+   * that started the walker gives it back with releaseListings when the
+   * walker stops.
+   */
+  reserveListings(bytes: number): number {
+    if (this.#memory === undefined) return 0;
+    for (;;) {
+      const reserved = Atomics.load(this.#header, 5);
+      const granted = Math.max(0, Math.min(bytes, (this.#header[6] as number) - reserved));
+      if (granted === 0) return 0;
+      if (Atomics.compareExchange(this.#header, 5, reserved, reserved + granted) === reserved) return granted;
+    }
+  }
+
+  releaseListings(bytes: number): void {
+    if (this.#memory !== undefined && bytes > 0) Atomics.sub(this.#header, 5, bytes);
+  }
+
+  /** Bytes of the listings' part reserved by walkers now. */
+  get listingBytesReserved(): number {
+    return Atomics.load(this.#header, 5);
   }
 
   /** What another thread passes to the constructor to share this budget; undefined when it keeps nothing. */

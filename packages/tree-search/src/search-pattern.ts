@@ -2,6 +2,7 @@ import { RE2JS } from 're2js';
 import { ToolError } from '@openwork/tool-contract';
 import { foldedLiteral, foldVariants, type FoldedLiteral } from './case-fold.ts';
 import { trigramsOf } from './content-summary.ts';
+import { lineTests, matchStart, type LineTests } from './match-start.ts';
 
 /** A compiled grep pattern: the linear-time matcher and the literal every matching line holds. */
 export interface SearchPattern {
@@ -57,14 +58,18 @@ export function compileSearchPattern(pattern: string, options: { caseInsensitive
   let compiled: RE2JS | undefined;
   if (!literalText && (META.test(pattern) || /[\uD800-\uDFFF]/.test(pattern))) compiled = compileOrRefuse(pattern, flags);
   const engine = () => (compiled ??= compileOrRefuse(source, flags));
+  // Line by line, the engine tries only where a match can begin (match-start.ts); a folded prefix is not a byte string.
+  const start = multiline ? undefined : matchStart(source);
+  let tests: LineTests | undefined;
+  const lines = () => (tests ??= lineTests(engine(), options.caseInsensitive && start?.kind === 'prefix' ? undefined : start));
   const literals = literalText ? (pattern === '' ? [] : [pattern]) : requiredLiterals(pattern);
   const literal = literals[0];
   const choices = literalText || options.caseInsensitive || multiline ? [pattern] : alternatives(pattern);
   const anyOf = choices.length > 1 && choices.every((choice) => choice.length > 0 && !META.test(choice) && !/[\r\n\uFEFF\uD800-\uDFFF]/.test(choice)) ? choices.map((choice) => Buffer.from(choice, 'utf8')) : undefined;
   const plain = anyOf !== undefined || (literal !== undefined && (literalText || literal === pattern) && !/[\r\n\uFEFF]/.test(literal));
   return {
-    test: (line) => engine().test(line),
-    testBytes: (line) => engine().test(line),
+    test: (line) => lines().test(line),
+    testBytes: (line) => lines().testBytes(line),
     multiline,
     spans: (text) => spansOf(engine(), text),
     requiredLiteral: options.caseInsensitive ? undefined : literal,
@@ -105,19 +110,33 @@ function alternatives(pattern: string): string[] {
 
 /**
  * The trigrams a case-insensitive literal is sure to leave in a file: those
- * of its runs of characters whose every folded form is ASCII (not `k` or
- * `s`, which the Kelvin sign and the long s also match, nor `é`).
+ * of its runs of bytes that every folded form of its characters has at the
+ * same place, ASCII letters folded as the summaries fold them. A character
+ * whose forms differ in length (`k` and the Kelvin sign, `s` and the long s,
+ * `ß` and `ẞ`) ends a run; one whose forms share a length keeps the bytes
+ * they share (the lead byte of `ö` and `Ö`) and ends the run where they
+ * differ.
  */
 function foldedTrigrams(literal: string): number[] {
   const found = new Set<number>();
-  let run = '';
+  let run: number[] = [];
   const endRun = () => {
-    for (const trigram of trigramsOf(Buffer.from(run, 'latin1'))) found.add(trigram);
-    run = '';
+    for (const trigram of trigramsOf(Uint8Array.from(run))) found.add(trigram);
+    run = [];
   };
+  const fold = (byte: number) => (byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte);
   for (const char of literal) {
-    if (foldVariants(char).every((form) => form.charCodeAt(0) < 0x80 && form.length === 1)) run += char;
-    else endRun();
+    const forms = foldVariants(char).map((form) => Buffer.from(form, 'utf8'));
+    const length = (forms[0] as Buffer).length;
+    if (forms.some((form) => form.length !== length)) {
+      endRun();
+      continue;
+    }
+    for (let index = 0; index < length; index += 1) {
+      const bytes = new Set(forms.map((form) => fold(form[index] as number)));
+      if (bytes.size === 1) run.push(bytes.values().next().value as number);
+      else endRun();
+    }
   }
   endRun();
   return [...found];

@@ -20,6 +20,6 @@ describe('@openwork/tree-search public API', () => {
       'searchIgnore',
       'throwIfAborted',
     ]);
-    expect(Object.keys(worker).sort()).toEqual(['CacheBudget', 'HEAD_BYTES', 'SearchCache', 'SearchOpenError', 'openTarget', 'serveSearchWorker']);
+    expect(Object.keys(worker).sort()).toEqual(['CacheBudget', 'HEAD_BYTES', 'ListingCache', 'SearchCache', 'SearchOpenError', 'openTarget', 'serveSearchWorker']);
   });
 });

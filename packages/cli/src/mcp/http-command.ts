@@ -93,7 +93,7 @@ export async function mcpHttpCommand(options: CliOptions, io: CommandIo): Promis
   };
 
   const openHttpSession = async (): Promise<HttpSession> => {
-    const host = await createHost(options, { background: true });
+    const host = await createHost(options, { background: true, searchCache: true });
     const serving: { server?: Server } = {};
     const people = options.yes
       ? { ask: approveEveryAsk, question: undefined }

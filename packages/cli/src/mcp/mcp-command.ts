@@ -79,7 +79,7 @@ export async function mcpCommand(options: CliOptions, io: CommandIo): Promise<nu
   const journal = options.artifacts === undefined ? undefined : createArtifactJournal(resolve(options.artifacts));
   // A journal that is a symlink, or reached through one, is refused before anything runs.
   if (journal !== undefined) await checkJournalPath(journal.file);
-  const host = await createHost(options, { background: true });
+  const host = await createHost(options, { background: true, searchCache: true });
   // The server exists once the scope of the command line's roots is open; an ask comes later, during a call.
   const serving: { server?: Server } = {};
   const people = options.yes

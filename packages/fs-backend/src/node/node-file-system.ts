@@ -42,6 +42,7 @@ export class NodeFileSystem extends CheckedFileSystem {
   /** How a call gets from a root to its file on this host, and why. */
   readonly directoryHandles: DirectoryHandleSupport;
   readonly #workers: WorkerPool;
+  readonly #walkers: NodeWalkers;
   readonly #budget: CacheBudget;
 
   constructor(options: NodeFileSystemOptions = {}) {
@@ -52,14 +53,17 @@ export class NodeFileSystem extends CheckedFileSystem {
     const shared = budget.shared;
     const cache = shared === undefined ? undefined : { budget, ...(racyMs === undefined ? {} : { racyMs }) };
     const workers = new WorkerPool({ size: options.readWorkers, mode: support.mode, cache: shared === undefined ? undefined : { budget: shared, ...(racyMs === undefined ? {} : { racyMs }) } });
-    super(
-      nodeHost(support.mode),
-      new NodeLocker({ directory: options.lockDirectory ?? defaultLockDirectory(), staleMs: Math.max(2000, options.lockStaleMs ?? 10_000) }),
-      new NodeWalkers(workers, { handles: support.mode === 'handles', cache }),
-    );
+    const walkers = new NodeWalkers(workers, { handles: support.mode === 'handles', cache });
+    super(nodeHost(support.mode), new NodeLocker({ directory: options.lockDirectory ?? defaultLockDirectory(), staleMs: Math.max(2000, options.lockStaleMs ?? 10_000) }), walkers);
+    this.#walkers = walkers;
     this.#budget = budget;
     this.directoryHandles = support;
     this.#workers = workers;
+  }
+
+  /** The budget's size in bytes, shared with every file system given the same budget; 0 when searches keep nothing. */
+  get searchCacheMaxBytes(): number {
+    return this.#budget.maxBytes;
   }
 
   /** Bytes of summaries the search caches hold now, of every file system sharing this one's budget. */
@@ -73,12 +77,14 @@ export class NodeFileSystem extends CheckedFileSystem {
   }
 
   /**
-   * Stops the worker threads, which start on the first search:
-   * a session closes its file system when it ends. Idle
+   * Stops the worker threads, which start on the first search, and forgets
+   * the directory listings kept for the next calls, giving their part of the
+   * budget back: a session closes its file system when it ends. Idle
    * workers never keep the process alive meanwhile; a later call starts them
    * again.
    */
   close(): Promise<void> {
+    this.#walkers.close();
     return this.#workers.close();
   }
 }

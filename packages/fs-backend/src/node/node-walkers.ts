@@ -13,6 +13,12 @@ const HEAD_START_MS = 75;
 const LARGE_CAPACITY = 10_000;
 /** The calling thread's turns: this long, then other work (and the merge) runs. */
 const SLICE_MS = 4;
+/**
+ * What the calling thread's walker asks of the budget's part for directory
+ * listings (docs/decisions/0036): it walks a tree alone only while the tree
+ * is small, so less than a worker's 8 MiB.
+ */
+const LISTING_BYTES_CALLING_THREAD = 2 * 1024 * 1024;
 
 /**
  * The Node file system's walkers (docs/decisions/0012): a search starts
@@ -26,15 +32,33 @@ const SLICE_MS = 4;
  */
 export class NodeWalkers implements SearchWalkers {
   readonly #pool: WorkerPool;
-  readonly #local: InProcessWalkers;
+  readonly #options: { handles: boolean; cache?: SearchCacheOptions | undefined };
+  /** The calling thread's walker, made at its first search after a close, with what it reserved for its listings. */
+  #local: { readonly walkers: InProcessWalkers; readonly listingBytes: number } | undefined;
 
   constructor(pool: WorkerPool, options: { handles: boolean; cache?: SearchCacheOptions | undefined }) {
     this.#pool = pool;
-    this.#local = new InProcessWalkers(nodeSearchHost({ handles: options.handles, ...(options.cache === undefined ? {} : { cache: options.cache }) }), { sliceMs: SLICE_MS });
+    this.#options = options;
   }
 
   begin(spec: WireSpec, events: WalkerEvents): WalkerRun {
-    return new HeadStartRun(this.#pool, this.#local.begin(spec, events), spec, events);
+    return new HeadStartRun(this.#pool, this.#localWalkers().begin(spec, events), spec, events);
+  }
+
+  /** Forgets the calling thread's listings and gives back what they reserved; a later search starts afresh. */
+  close(): void {
+    if (this.#local !== undefined) this.#options.cache?.budget.releaseListings(this.#local.listingBytes);
+    this.#local = undefined;
+  }
+
+  #localWalkers(): InProcessWalkers {
+    if (this.#local === undefined) {
+      const cache = this.#options.cache;
+      const listingBytes = cache?.budget.reserveListings(LISTING_BYTES_CALLING_THREAD) ?? 0;
+      const host = nodeSearchHost({ handles: this.#options.handles, ...(cache === undefined ? {} : { cache, listingBytes }) });
+      this.#local = { walkers: new InProcessWalkers(host, { sliceMs: SLICE_MS }), listingBytes };
+    }
+    return this.#local.walkers;
   }
 }
 

@@ -20,6 +20,12 @@ export function identityOf(stat: Stats): FileIdentity {
  */
 export class ReadBuffer {
   #buffer = Buffer.allocUnsafe(FIRST_BUFFER_BYTES);
+  /** Whether a whole read reports the identity of what it read: only for a walker that keeps summaries (docs/decisions/0036). */
+  readonly identities: boolean;
+
+  constructor(options: { identities: boolean }) {
+    this.identities = options.identities;
+  }
 
   /** Reads the open file: at most maxBytes, tooLarge past it, even when it grows while being read. */
   read(fd: number, size: number, maxBytes: number, decide?: HeadDecision): FileRead {
@@ -71,7 +77,7 @@ export function readAt(path: string, buffer: ReadBuffer, options: { maxBytes: nu
     const read = buffer.read(fd, stat.size, options.maxBytes, options.decide);
     options.check?.();
     // What was read, for a walker that keeps its summary: the identity of the open file, not of whatever the name leads to now.
-    return read.ok && read.settled !== true ? { ...read, identity: identityOf(stat) } : read;
+    return buffer.identities && read.ok && read.settled !== true ? { ok: true, bytes: read.bytes, identity: identityOf(stat) } : read;
   } catch {
     return { ok: false, reason: 'unreadable' };
   } finally {

@@ -1,23 +1,29 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SearchWalkers, TaskBatch, WalkerEvents, WalkerRun, WireSpec, WireTask } from '@openwork/tree-search';
-import type { FromWorker, SharedSearchMemory, ToWorker } from '@openwork/tree-search/worker';
+import { CacheBudget, type FromWorker, type SharedSearchMemory, type ToWorker } from '@openwork/tree-search/worker';
 // A build output (scripts/bundle-search-worker.ts), declared by worker-source.generated.d.ts.
 import { SEARCH_WORKER_SOURCE } from './worker-source.generated.js';
 
 /** How long a worker may take to stop a cancelled task before it is terminated instead. */
 const CANCEL_GRACE_MS = 2000;
+/** What each worker asks of the budget's part for directory listings (docs/decisions/0036): a tree of about 10,000 directories. */
+const LISTING_BYTES_PER_WORKER = 8 * 1024 * 1024;
 
 /** What a worker thread is started with: its last mile, and the shared budget of its search cache when it keeps one (docs/decisions/0036). */
 export interface WorkerData {
   readonly handles: boolean;
   readonly cacheBudget?: SharedSearchMemory;
   readonly racyMs?: number;
+  /** Bytes of directory listings it may keep between calls, reserved for it in the budget. */
+  readonly listingBytes?: number;
 }
 
 /** One worker thread: the task it runs (at most one), the batch requests it owes, and whether it keeps the process alive. */
 class PoolWorker {
   readonly worker: Worker;
+  /** What it reserved of the budget's part for listings: given back once, when it stops or fails. */
+  listingBytes: number;
   /** The search task it runs: [search id, task id]. */
   task: readonly [number, number] | undefined;
   failed: Error | undefined;
@@ -34,6 +40,7 @@ class PoolWorker {
     searchesOpen: () => boolean,
   ) {
     this.#searchesOpen = searchesOpen;
+    this.listingBytes = data.listingBytes ?? 0;
     this.worker = new Worker(SEARCH_WORKER_SOURCE, { eval: true, workerData: data });
     this.worker.on('message', (message: FromWorker) => {
       if (message.op === 'ready') this.ready = true;
@@ -109,6 +116,7 @@ export interface WorkerPoolOptions {
 export class WorkerPool implements SearchWalkers {
   readonly #size: number;
   readonly #data: WorkerData;
+  readonly #budget: CacheBudget | undefined;
   #workers: PoolWorker[] = [];
   readonly #runs = new Map<number, WorkerRun>();
   #searches = 0;
@@ -120,6 +128,7 @@ export class WorkerPool implements SearchWalkers {
       handles: options.mode === 'handles',
       ...(options.cache === undefined ? {} : { cacheBudget: options.cache.budget, ...(options.cache.racyMs === undefined ? {} : { racyMs: options.cache.racyMs }) }),
     };
+    this.#budget = options.cache === undefined ? undefined : new CacheBudget({ shared: options.cache.budget });
   }
 
   get size(): number {
@@ -147,10 +156,12 @@ export class WorkerPool implements SearchWalkers {
 
   /** The live workers, started now if they are not. */
   workers(): readonly PoolWorker[] {
+    this.#release(this.#workers.filter((worker) => worker.failed !== undefined));
     this.#workers = this.#workers.filter((worker) => worker.failed === undefined);
     while (this.#workers.length < this.#size) {
+      const listingBytes = this.#budget?.reserveListings(LISTING_BYTES_PER_WORKER) ?? 0;
       const worker = new PoolWorker(
-        this.#data,
+        { ...this.#data, listingBytes },
         (from, message) => this.#onMessage(from, message),
         (from, error) => this.#onFailure(from, error),
         () => this.#runs.size > 0,
@@ -179,13 +190,23 @@ export class WorkerPool implements SearchWalkers {
   async close(): Promise<void> {
     const workers = this.#workers;
     this.#workers = [];
+    this.#release(workers);
     await stop(workers);
   }
 
   /** Terminates one worker that did not stop in time; the pool starts another when needed. */
   async replace(worker: PoolWorker): Promise<void> {
     this.#workers = this.#workers.filter((candidate) => candidate !== worker);
+    this.#release([worker]);
     await stop([worker]);
+  }
+
+  /** Gives back what workers that stop or failed reserved for their listings. */
+  #release(workers: readonly PoolWorker[]): void {
+    for (const worker of workers) {
+      this.#budget?.releaseListings(worker.listingBytes);
+      worker.listingBytes = 0;
+    }
   }
 
   #onMessage(worker: PoolWorker, message: FromWorker): void {

@@ -3,6 +3,8 @@ export { SearchOpenError } from '../search-directory.ts';
 export { openTarget } from '../open-target.ts';
 export { SearchCache } from '../search-cache.ts';
 export { CacheBudget } from '../search-cache-budget.ts';
+export { ListingCache } from '../listing-cache.ts';
+export type { DirectoryStamp } from '../listing-cache.ts';
 export type { FileIdentity } from '../search-cache.ts';
 export type { SearchCacheOptions } from '../search-cache.ts';
 export type { SharedSearchMemory } from '../search-cache-budget.ts';
