@@ -48,6 +48,8 @@ describe('paths after a cd', () => {
   it('reads each later path from every directory cd may leave', () => {
     expect(classify('cd src && cat a')).toMatchObject({ verdict: 'allow', rule: 'read_only:cd, read_only:cat', readPaths: [{ path: 'src' }, { path: 'a' }, { path: 'src/a' }] });
     expect(classify('cd src || cat a').readPaths).toEqual([{ path: 'src' }, { path: 'a' }, { path: 'src/a' }]);
+    // Three cds leave eight directories, the most a line may: each later path is read from all of them.
+    expect(classify('cd a && cd b && cd c && ls').readPaths).toEqual([{ path: 'a' }, { path: 'b' }, { path: 'a/b' }, { path: 'c' }, { path: 'a/c' }, { path: 'b/c' }, { path: 'a/b/c' }]);
     expect(classify('cd a && cd b && cat f').readPaths).toEqual([{ path: 'a' }, { path: 'b' }, { path: 'a/b' }, { path: 'f' }, { path: 'a/f' }, { path: 'b/f' }, { path: 'a/b/f' }]);
     expect(classify('cd /abs && cat f /etc/x').readPaths).toEqual([{ path: '/abs' }, { path: 'f' }, { path: '/etc/x' }, { path: '/abs/f' }, { path: '/etc/x' }]);
     expect(classify('cd src && cat ./*.txt').readPaths).toEqual([{ path: 'src' }, { path: '.', glob: true }, { path: 'src/.', glob: true }]);
@@ -126,6 +128,9 @@ describe('redirections and the gate', () => {
     ['cp -T a b', ['a', 'b'], [], [], []],
     ['cp -r src dst', ['src', 'dst'], ['dst/src'], ['dst/src'], []],
     ['cp -a src/x dst/', ['src/x', 'dst/'], ['dst/x'], ['dst/x'], []],
+    ['cp -R src dst', ['src', 'dst'], ['dst/src'], ['dst/src'], []],
+    ['cp --recursive src dst', ['src', 'dst'], ['dst/src'], ['dst/src'], []],
+    ['cp --archive src dst', ['src', 'dst'], ['dst/src'], ['dst/src'], []],
     // What mv and rm -r take away must not be or hold a root.
     ['mv a b c', ['a', 'b', 'c'], [], [], ['a', 'b']],
     ['mv -t dst a b', ['a', 'b', 'dst'], [], [], ['a', 'b']],

@@ -56,6 +56,7 @@ describe('what a command reads', () => {
 
   it.each([
     ['find -L .', 'find -L follows symlinks while it walks'],
+    ['find -H -L .', 'find -L follows symlinks while it walks'],
     ['find src -follow', 'find -follow follows symlinks while it walks'],
     ['find src -newer', 'find -newer expects a value'],
     ['find src -exec rm {} ;', 'find -exec runs a program on every match'],
