@@ -143,7 +143,6 @@ export const gate: ProgramCheck = (program, args): ProgramVerdict => {
     writeThrough,
     ...(copiesTrees ? { newTrees: writeThrough } : {}),
     removedPaths,
-    recursive: recursive || removedPaths.length > 0,
   };
 };
 

@@ -21,8 +21,6 @@ export interface OptionSpec {
   readonly numeric?: boolean;
   /** Flags that are known and never safe, each with its reason: `-o`, `--output`. */
   readonly denied?: Readonly<Record<string, string>>;
-  /** Words after the first operand are operands too (POSIX order, no permutation). */
-  readonly stopAtOperand?: boolean;
 }
 
 export interface ParsedOption {
@@ -62,7 +60,7 @@ export function scanOptions(program: string, args: readonly string[], spec: Opti
       }
       break;
     }
-    if (!arg.startsWith('-') || arg === '-' || (spec.stopAtOperand === true && operands.length > 0)) {
+    if (!arg.startsWith('-') || arg === '-') {
       operands.push(arg);
       operandIndexes.push(index);
       continue;

@@ -8,10 +8,6 @@ import type { Word } from './word.ts';
 /** One simple command with where it stands in the line. */
 export interface SimpleCommand {
   readonly words: readonly Word[];
-  /** Part of a pipeline with more than one command. */
-  readonly inPipeline: boolean;
-  /** An operand of `||`, so it may run or not depending on another command. */
-  readonly underOr: boolean;
   /** Files its `<` redirects read. */
   readonly inputs: readonly Word[];
   /** Its redirections in the order bash applies them. */
@@ -24,15 +20,9 @@ export type SyntaxResult =
   | { readonly ok: true; readonly commands: readonly SimpleCommand[] }
   | { readonly ok: false; readonly reason: string; readonly commands: readonly SimpleCommand[] };
 
-interface Context {
-  readonly inPipeline: boolean;
-  readonly underOr: boolean;
-}
-
 /** A simple command's nodes in source order (its words and redirects, and those of a redirected statement that end it). */
 interface Pending {
   readonly nodes: SyntaxNode[];
-  readonly context: Context;
   /** The `command` node, for the text a reason quotes. */
   readonly node: SyntaxNode;
 }
@@ -56,7 +46,7 @@ export function readSyntax(tree: SyntaxTree): SyntaxResult {
     for (const child of root.children) {
       if (child === null) continue;
       if (child.type === ';' || child.type === '\n' || child.type === 'comment') continue;
-      statement(child, { inPipeline: false, underOr: false }, pending);
+      statement(child, pending);
     }
     for (const each of pending) commands.push(simpleCommand(each));
     if (commands.length === 0) throw new Ask('the command is empty or only a comment');
@@ -76,40 +66,39 @@ function firstErrorReason(node: SyntaxNode): string {
   return 'the parser could not read the command';
 }
 
-function statement(node: SyntaxNode, context: Context, out: Pending[]): void {
+function statement(node: SyntaxNode, out: Pending[]): void {
   switch (node.type) {
     case 'command':
-      out.push({ nodes: node.children.filter((child) => child !== null), context, node });
+      out.push({ nodes: node.children.filter((child) => child !== null), node });
       return;
     case 'pipeline':
-      pipeline(node, context, out);
+      pipeline(node, out);
       return;
     case 'list':
-      list(node, context, out);
+      list(node, out);
       return;
     case 'redirected_statement':
-      redirectedStatement(node, context, out);
+      redirectedStatement(node, out);
       return;
     default:
       throw new Ask(reasonForNode(node.type));
   }
 }
 
-function list(node: SyntaxNode, context: Context, out: Pending[]): void {
+function list(node: SyntaxNode, out: Pending[]): void {
   const operator = node.children.find((child) => child !== null && !child.isNamed)?.type;
   if (operator !== '&&' && operator !== '||') throw new Ask(reasonForNode(operator ?? node.type));
-  const inner = { ...context, underOr: context.underOr || operator === '||' };
   for (const child of node.children) {
     if (child === null || child.type === operator || child.type === 'comment') continue;
-    statement(child, inner, out);
+    statement(child, out);
   }
 }
 
-function pipeline(node: SyntaxNode, context: Context, out: Pending[]): void {
+function pipeline(node: SyntaxNode, out: Pending[]): void {
   for (const child of node.children) {
     if (child === null || child.type === '|' || child.type === 'comment') continue;
     if (!child.isNamed) throw new Ask(reasonForNode(child.type));
-    statement(child, { ...context, inPipeline: true }, out);
+    statement(child, out);
   }
 }
 
@@ -118,19 +107,19 @@ function pipeline(node: SyntaxNode, context: Context, out: Pending[]): void {
  * on the whole statement; bash gives them to the simple command right before
  * them, which is the last one read so far.
  */
-function redirectedStatement(node: SyntaxNode, context: Context, out: Pending[]): void {
+function redirectedStatement(node: SyntaxNode, out: Pending[]): void {
   const first = out.length;
   node.children.forEach((child, index) => {
     if (child === null) return;
     if (node.fieldNameForChild(index) === 'body') {
-      statement(child, context, out);
+      statement(child, out);
       return;
     }
     if (child.type !== 'file_redirect' && child.type !== 'heredoc_redirect' && child.type !== 'herestring_redirect') throw new Ask(reasonForNode(child.type));
     const owner = out.at(-1);
     if (owner === undefined || out.length === first) throw new Ask('a redirect without a command is not classified');
     owner.nodes.push(child);
-    if (child.type === 'heredoc_redirect') heredocContinuation(child, context, out);
+    if (child.type === 'heredoc_redirect') heredocContinuation(child, out);
   });
 }
 
@@ -139,25 +128,22 @@ function redirectedStatement(node: SyntaxNode, context: Context, out: Pending[])
  * `cat <<EOF | grep x`): tree-sitter puts it inside the here-document's node;
  * bash runs it after the command that reads the document.
  */
-function heredocContinuation(node: SyntaxNode, context: Context, out: Pending[]): void {
-  const ownerIndex = out.length - 1;
-  const owner = out[ownerIndex];
+function heredocContinuation(node: SyntaxNode, out: Pending[]): void {
+  const owner = out.at(-1);
   let operator: string | undefined;
   node.children.forEach((child, index) => {
     if (child === null || owner === undefined) return;
     if (!child.isNamed && (child.type === '&&' || child.type === '||')) {
       operator = child.type;
-      if (operator === '||') out[ownerIndex] = { ...owner, context: { ...owner.context, underOr: true } };
     } else if (child.type === 'pipeline') {
-      out[ownerIndex] = { ...owner, context: { ...owner.context, inPipeline: true } };
       for (const part of child.children) {
         if (part === null || part.type === '|' || part.type === 'comment') continue;
         if (!part.isNamed) throw new Ask(reasonForNode(part.type));
-        statement(part, { ...context, inPipeline: true }, out);
+        statement(part, out);
       }
     } else if (node.fieldNameForChild(index) === 'right') {
       if (operator === undefined) throw new Ask('a command after a here-document is joined in a way that is not classified');
-      statement(child, { ...context, underOr: context.underOr || operator === '||' }, out);
+      statement(child, out);
     }
   });
 }
@@ -168,7 +154,7 @@ function heredocDelimiter(text: string): { readonly delimiter: string; readonly 
 }
 
 function simpleCommand(pending: Pending): SimpleCommand {
-  const { nodes, context } = pending;
+  const { nodes } = pending;
   const words: Word[] = [];
   const inputs: Word[] = [];
   const redirections: Redirection[] = [];
@@ -222,7 +208,7 @@ function simpleCommand(pending: Pending): SimpleCommand {
       words.push(commandWord(child, next, (number) => (descriptor = number)));
     }
   });
-  return { words: words.filter((each): each is Word => each !== DESCRIPTOR), ...context, inputs, redirections, outputs };
+  return { words: words.filter((each): each is Word => each !== DESCRIPTOR), inputs, redirections, outputs };
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>']);

@@ -22,8 +22,6 @@ export type ProgramVerdict =
       readonly newTrees?: readonly string[];
       /** Gate commands: operands that are moved or removed, which must not hold a root. */
       readonly removedPaths?: readonly string[];
-      /** rm -r: its operands must not be a root. */
-      readonly recursive?: boolean;
       /** Every path the command reads (files, directories it lists or walks). */
       readonly readPaths?: readonly ReadOperand[];
       /** git: the directory (relative to where the command runs) whose repository it reads, and the subcommand. */
