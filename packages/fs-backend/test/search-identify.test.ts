@@ -30,10 +30,13 @@ describe("a search walker's identity of a file", () => {
     return { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
   };
 
+  const asked = (identity: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number } | undefined) =>
+    identity === undefined ? undefined : { dev: identity.dev, ino: identity.ino, size: identity.size, mtimeMs: identity.mtimeMs, ctimeMs: identity.ctimeMs };
+
   it('is the file of the directory the walk holds, by path while the path leads there', async () => {
     const directory = await opened('same');
     try {
-      expect(directory.identify?.('f.txt')).toEqual(await identityOf(join(root, 'same', 'f.txt')));
+      expect(asked(directory.identify?.('f.txt'))).toEqual(await identityOf(join(root, 'same', 'f.txt')));
       expect(directory.identify?.('missing.txt')).toBeUndefined();
     } finally {
       directory.close();
@@ -46,7 +49,7 @@ describe("a search walker's identity of a file", () => {
       await rename(join(root, 'moved'), join(root, 'elsewhere'));
       await mkdir(join(root, 'moved'));
       await writeFile(join(root, 'moved', 'f.txt'), 'a stranger, longer\n');
-      expect(directory.identify?.('f.txt')).toEqual(await identityOf(join(root, 'elsewhere', 'f.txt')));
+      expect(asked(directory.identify?.('f.txt'))).toEqual(await identityOf(join(root, 'elsewhere', 'f.txt')));
     } finally {
       directory.close();
     }

@@ -9,11 +9,17 @@ export interface DirectoryStamp {
 }
 
 interface Kept {
+  readonly dev: number;
+  readonly ino: number;
   readonly mtimeMs: number;
   readonly ctimeMs: number;
   readonly entries: readonly SearchEntry[];
   readonly bytes: number;
 }
+
+/** What a mark of a directory listed once is taken to cost; marks take a sixteenth of a cache's bytes at most. */
+const MARK_BYTES = 48;
+const MARKS_SHARE = 16;
 
 /** What a listing is taken to cost in memory: a JavaScript string and entry object per name, and the array. */
 function bytesOf(entries: readonly SearchEntry[]): number {
@@ -30,18 +36,30 @@ function bytesOf(entries: readonly SearchEntry[]): number {
  * both; a directory replaced under the same name is another inode, or a
  * reused one with a new ctime. A directory changed within `racyMs` of the
  * moment its listing began is listed again every time, as files are read
- * again (the same tick of the clock could hide a change). At most
- * `maxBytes`, the oldest listings going first.
+ * again (the same tick of the clock could hide a change). A listing is
+ * kept the second time its directory is listed with the same stamps, as a
+ * file's summary is made on its second read: a session's first search keeps
+ * nothing it would pay for in collections, and a directory listed once is
+ * never kept. At most `maxBytes`, the oldest listings going first.
  */
 export class ListingCache {
-  readonly #kept = new Map<string, Kept>();
+  /** By device, then inode: number keys, no string made per directory. */
+  readonly #kept = new Map<number, Map<number, Kept>>();
+  /** In the order they were kept, for taking the oldest out first. */
+  readonly #order = new Set<Kept>();
+  /** Directories listed once with the stamps they had, by device and inode: the next listing with the same stamps is kept. */
+  #listedOnce = new Map<number, Map<number, number>>();
+  #listedOnceCount = 0;
   readonly #maxBytes: number;
   readonly #racyMs: number;
   readonly #now: () => number;
   #bytes = 0;
 
+  readonly #maxMarks: number;
+
   constructor(options: { maxBytes: number; racyMs?: number; now?: () => number }) {
-    this.#maxBytes = options.maxBytes;
+    this.#maxMarks = Math.floor(options.maxBytes / MARKS_SHARE / MARK_BYTES);
+    this.#maxBytes = options.maxBytes - this.#maxMarks * MARK_BYTES;
     this.#racyMs = options.racyMs ?? 2000;
     this.#now = options.now ?? Date.now;
   }
@@ -51,16 +69,15 @@ export class ListingCache {
     return this.#bytes;
   }
 
-  /** The listing kept for exactly this directory and stamps, as a new array the caller may sort; undefined when none is. */
-  get(stamp: DirectoryStamp): SearchEntry[] | undefined {
-    const key = `${stamp.dev}:${stamp.ino}`;
-    const kept = this.#kept.get(key);
+  /** The listing kept for exactly this directory and stamps (the kept array itself: no caller changes a listing); undefined when none is. */
+  get(stamp: DirectoryStamp): readonly SearchEntry[] | undefined {
+    const kept = this.#kept.get(stamp.dev)?.get(stamp.ino);
     if (kept === undefined) return undefined;
     if (kept.mtimeMs !== stamp.mtimeMs || kept.ctimeMs !== stamp.ctimeMs) {
-      this.#drop(key, kept);
+      this.#drop(kept);
       return undefined;
     }
-    return [...kept.entries];
+    return kept.entries;
   }
 
   /** Listings begun before this moment may be kept: a caller takes it just before it lists. */
@@ -71,21 +88,53 @@ export class ListingCache {
   /** Keeps a listing read whole, for the stamps fstat gave the directory before it was listed, unless they are too recent. */
   put(stamp: DirectoryStamp, entries: readonly SearchEntry[], listedAt: number): void {
     if (stamp.mtimeMs >= listedAt - this.#racyMs || stamp.ctimeMs >= listedAt - this.#racyMs) return;
+    if (!this.#listedBefore(stamp)) return;
     const bytes = bytesOf(entries);
     if (bytes > this.#maxBytes) return;
-    const key = `${stamp.dev}:${stamp.ino}`;
-    const old = this.#kept.get(key);
-    if (old !== undefined) this.#drop(key, old);
-    for (const [oldest, kept] of this.#kept) {
+    let onDevice = this.#kept.get(stamp.dev);
+    const old = onDevice?.get(stamp.ino);
+    if (old !== undefined) this.#drop(old);
+    for (const oldest of this.#order) {
       if (this.#bytes + bytes <= this.#maxBytes) break;
-      this.#drop(oldest, kept);
+      this.#drop(oldest);
     }
-    this.#kept.set(key, { mtimeMs: stamp.mtimeMs, ctimeMs: stamp.ctimeMs, entries: [...entries], bytes });
+    if (onDevice === undefined) {
+      onDevice = new Map();
+      this.#kept.set(stamp.dev, onDevice);
+    }
+    const kept: Kept = { dev: stamp.dev, ino: stamp.ino, mtimeMs: stamp.mtimeMs, ctimeMs: stamp.ctimeMs, entries, bytes };
+    onDevice.set(stamp.ino, kept);
+    this.#order.add(kept);
     this.#bytes += bytes;
   }
 
-  #drop(key: string, kept: Kept): void {
-    this.#kept.delete(key);
+  /** Whether the directory was listed before with these stamps; marks it as listed once when it was not. */
+  #listedBefore(stamp: DirectoryStamp): boolean {
+    const stamps = stamp.mtimeMs + stamp.ctimeMs;
+    let onDevice = this.#listedOnce.get(stamp.dev);
+    if (onDevice?.get(stamp.ino) === stamps) {
+      onDevice.delete(stamp.ino);
+      this.#listedOnceCount -= 1;
+      return true;
+    }
+    // Past their share the marks are forgotten all at once: a later listing marks again.
+    if (this.#listedOnceCount >= this.#maxMarks) {
+      this.#listedOnce = new Map();
+      this.#listedOnceCount = 0;
+      onDevice = undefined;
+    }
+    if (onDevice === undefined) {
+      onDevice = new Map();
+      this.#listedOnce.set(stamp.dev, onDevice);
+    }
+    if (!onDevice.has(stamp.ino)) this.#listedOnceCount += 1;
+    onDevice.set(stamp.ino, stamps);
+    return false;
+  }
+
+  #drop(kept: Kept): void {
+    this.#kept.get(kept.dev)?.delete(kept.ino);
+    this.#order.delete(kept);
     this.#bytes -= kept.bytes;
   }
 }

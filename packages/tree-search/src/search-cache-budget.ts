@@ -35,10 +35,18 @@ export interface SharedSearchMemory {
   readonly arena: SharedArrayBuffer;
 }
 
+function mixIn(hash: number, part: number): number {
+  return Math.imul(hash ^ (part | 0), 0x9e3779b1) ^ (hash >>> 15);
+}
+
+/** Called for every file a search reads: no array, no object. */
 function hashOf(identity: FileIdentity): number {
-  const parts = [identity.ino, identity.ino / 2 ** 32, identity.dev, identity.size, identity.ctimeMs * 1000, identity.mtimeMs * 1000];
-  let hash = 0x811c9dc5;
-  for (const part of parts) hash = Math.imul(hash ^ (part | 0), 0x9e3779b1) ^ (hash >>> 15);
+  let hash = mixIn(0x811c9dc5, identity.ino);
+  hash = mixIn(hash, identity.ino / 2 ** 32);
+  hash = mixIn(hash, identity.dev);
+  hash = mixIn(hash, identity.size);
+  hash = mixIn(hash, identity.ctimeMs * 1000);
+  hash = mixIn(hash, identity.mtimeMs * 1000);
   return hash >>> 0;
 }
 

@@ -36,7 +36,7 @@ export interface SearchDirectory {
   /** Its identity, from fstat when it was opened. */
   readonly dev: number;
   readonly ino: number;
-  list(): SearchEntry[];
+  list(): readonly SearchEntry[];
   /** The entry opened as a directory, never through a symlink (O_DIRECTORY | O_NOFOLLOW). */
   openDirectory(name: string): SearchDirectory;
   /**

@@ -320,7 +320,7 @@ export class TaskWalk {
 
   /** Lists an opened directory, reads its ignore files, and puts it on the stack. */
   #enter(directory: SearchDirectory, fromTask: string, relative: string, display: string, inherited: readonly WalkLevel[], walkRoot: boolean): void {
-    let entries: SearchEntry[];
+    let entries: readonly SearchEntry[];
     try {
       entries = directory.list();
     } catch (error) {

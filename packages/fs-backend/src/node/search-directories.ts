@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { EntryKind } from '@openwork/path-guard';
 import { SearchOpenError, type DirectoryStamp, type FileIdentity, type FileRead, type HeadDecision, type ListingCache, type SearchDirectory, type SearchEntry } from '@openwork/tree-search/worker';
-import { codeOf, identityOf, readAt, type ReadBuffer } from './search-file-read.ts';
+import { codeOf, readAt, type ReadBuffer } from './search-file-read.ts';
 
 // The directories a search walker of the Node file system walks through (node-search-host.ts):
 // held open as descriptors under /proc/self/fd, or lstat-checked paths (docs/decisions/0009).
@@ -22,7 +22,8 @@ function targetKind(path: string): EntryKind | undefined {
 function identityAt(path: string): FileIdentity | undefined {
   try {
     const stat = lstatSync(path, { throwIfNoEntry: false });
-    return stat?.isFile() === true ? identityOf(stat) : undefined;
+    // The Stats object is the identity (dev, ino, size, mtimeMs, ctimeMs): nothing more is made per file.
+    return stat?.isFile() === true ? stat : undefined;
   } catch {
     return undefined;
   }
@@ -39,7 +40,7 @@ function stampOf(stat: Stats): DirectoryStamp {
 }
 
 /** A directory's listing: the one kept for the stamps fstat gave it when it was opened, or read now (and kept when it may be). */
-function listed(kept: KeptBetweenCalls, stamp: DirectoryStamp, read: () => SearchEntry[]): SearchEntry[] {
+function listed(kept: KeptBetweenCalls, stamp: DirectoryStamp, read: () => readonly SearchEntry[]): readonly SearchEntry[] {
   const listings = kept.listings;
   if (listings === undefined) return read();
   const cached = listings.get(stamp);
@@ -76,7 +77,7 @@ export class ProcDirectory implements SearchDirectory {
     this.#stamp = stampOf(stat);
   }
 
-  list(): SearchEntry[] {
+  list(): readonly SearchEntry[] {
     return listed(this.#kept, this.#stamp, () => readdirSync(this.#self, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: kindOf(entry) })));
   }
 
@@ -183,7 +184,7 @@ export class PathDirectory implements SearchDirectory {
     if (now.isSymbolicLink() || now.dev !== this.dev || now.ino !== this.ino) throw new SearchOpenError('directory');
   }
 
-  list(): SearchEntry[] {
+  list(): readonly SearchEntry[] {
     // readdir follows a symlink: one swapped in before or during the listing must not be listed through.
     return listed(this.#kept, this.#stamp, () => {
       this.#still();

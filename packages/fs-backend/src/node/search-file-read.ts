@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { HEAD_BYTES, type FileIdentity, type FileRead, type HeadDecision } from '@openwork/tree-search/worker';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { HEAD_BYTES, type FileRead, type HeadDecision } from '@openwork/tree-search/worker';
 
 const FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 /** The first read buffer; it grows to the largest file read, at most the search's file limit plus one byte. */
@@ -7,10 +7,6 @@ const FIRST_BUFFER_BYTES = 1024 * 1024;
 
 export function codeOf(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-}
-
-export function identityOf(stat: Stats): FileIdentity {
-  return { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
 }
 
 /**
@@ -77,7 +73,8 @@ export function readAt(path: string, buffer: ReadBuffer, options: { maxBytes: nu
     const read = buffer.read(fd, stat.size, options.maxBytes, options.decide);
     options.check?.();
     // What was read, for a walker that keeps its summary: the identity of the open file, not of whatever the name leads to now.
-    return buffer.identities && read.ok && read.settled !== true ? { ok: true, bytes: read.bytes, identity: identityOf(stat) } : read;
+    // The Stats object is a FileIdentity already (dev, ino, size, mtimeMs, ctimeMs): nothing more is made per file.
+    return buffer.identities && read.ok && read.settled !== true ? { ok: true, bytes: read.bytes, identity: stat } : read;
   } catch {
     return { ok: false, reason: 'unreadable' };
   } finally {
